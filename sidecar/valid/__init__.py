@@ -1,0 +1,3 @@
+"""VALID: version-aware lookup in DITA."""
+
+__version__ = "0.1.0"

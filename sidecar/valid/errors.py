@@ -1,0 +1,60 @@
+"""VALID's exceptions. Callers catch by meaning:
+
+    ValidError                      anything VALID reports to a user as one line
+    ├── DitaError                   a problem in the doc set: carries file and line
+    │   ├── DitaSyntaxError         malformed XML
+    │   ├── MissingTargetError      an href/conref/mapref target that does not exist
+    │   ├── UnsafeReferenceError    a reference outside the doc set, or to an external entity
+    │   └── SchemeValueError        a profiling value the subject scheme does not declare
+    ├── DitavalError                an unreadable or invalid DITAVAL
+    ├── ExportContractError         an export line that breaks the JSON contract
+    ├── ConfigError                 a missing key, server or setting (actionable message)
+    └── ReleaseError                index releases: activation conflicts, missing releases
+"""
+
+from __future__ import annotations
+
+
+class ValidError(Exception):
+    """Base class: str(error) is a complete, one-line, actionable message."""
+
+
+class DitaError(ValidError):
+    def __init__(self, path: str, line: int | None, message: str):
+        self.path = path
+        self.line = line
+        self.message = message
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+
+class DitaSyntaxError(DitaError):
+    pass
+
+
+class MissingTargetError(DitaError):
+    pass
+
+
+class UnsafeReferenceError(DitaError):
+    pass
+
+
+class SchemeValueError(DitaError):
+    pass
+
+
+class DitavalError(ValidError):
+    pass
+
+
+class ExportContractError(ValidError):
+    pass
+
+
+class ConfigError(ValidError):
+    pass
+
+
+class ReleaseError(ValidError):
+    pass
