@@ -1,0 +1,1 @@
+"""Trap-set evaluation: VALID against an unfiltered baseline, scored cell by cell."""

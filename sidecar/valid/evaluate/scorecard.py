@@ -1,0 +1,227 @@
+"""Aggregate scored cells into a scorecard, decide the gate, and render it (JSON, HTML, SVG).
+
+The gate reads only VALID's cells and is ordered as the design's metrics are: no wrong-generation
+answer reaches a reader; every citation in scope; every value grounded; at least 90% of the scoped
+questions right (54 of 60). Each reason is reported; no average can hide one.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import Counter, defaultdict
+from typing import Iterable
+
+from pydantic import BaseModel
+
+from valid.evaluate.score import CATEGORIES, Cell
+from valid.evaluate.stats import wilson_interval
+
+STRATA = ("scoped", "unscoped", "two-generation", "out-of-domain")
+COLOURS = {
+    "right": "#2e7d32",
+    "asked": "#1565c0",
+    "refused": "#ef8f00",
+    "wrong_generation": "#c62828",
+    "wrong_other": "#757575",
+}
+LABELS = {
+    "right": "right, cited in scope",
+    "asked": "asked the reader",
+    "refused": "refused with a gap issue",
+    "wrong_generation": "wrong generation",
+    "wrong_other": "wrong in another way",
+}
+
+
+class StratumScore(BaseModel):
+    questions: int
+    counts: dict[str, int]
+    correct: int
+    correct_interval: tuple[float, float]
+
+
+class ArmScore(BaseModel):
+    strata: dict[str, StratumScore]
+    total: StratumScore
+    citations: int
+    citations_in_scope: int
+    steps: int
+    steps_grounded: int
+    errors: int
+
+
+class Gate(BaseModel):
+    passed: bool
+    reasons: list[str]
+    wrong_generation: int
+    citations_in_scope: str
+    values_grounded: str
+    scoped_correct: str
+
+
+class Scorecard(BaseModel):
+    release: str | None
+    trapset: str
+    questions: int
+    arms: dict[str, ArmScore]
+    gate: Gate
+    paired: list[dict[str, str]]
+    cells: list[Cell]
+
+
+def _stratum(cells: list[Cell]) -> StratumScore:
+    counts = Counter(cell.category for cell in cells)
+    correct = sum(cell.correct for cell in cells)
+    return StratumScore(
+        questions=len(cells),
+        counts={category: counts.get(category, 0) for category in CATEGORIES},
+        correct=correct,
+        correct_interval=wilson_interval(correct, len(cells)),
+    )
+
+
+def _arm(cells: list[Cell]) -> ArmScore:
+    by_stratum: dict[str, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        by_stratum[cell.stratum].append(cell)
+    return ArmScore(
+        strata={s: _stratum(by_stratum[s]) for s in STRATA if by_stratum.get(s)},
+        total=_stratum(cells),
+        citations=sum(c.citations for c in cells),
+        citations_in_scope=sum(c.citations_in_scope for c in cells),
+        steps=sum(c.steps for c in cells if c.outcome == "answer"),
+        steps_grounded=sum(c.steps_grounded for c in cells if c.outcome == "answer"),
+        errors=sum(c.error is not None for c in cells),
+    )
+
+
+def gate(arm: ArmScore, min_scoped_share: float = 0.9) -> Gate:
+    reasons = []
+    wrong = arm.total.counts["wrong_generation"]
+    if wrong:
+        reasons.append(f"{wrong} wrong-generation answer(s) reached the reader")
+    if arm.citations_in_scope != arm.citations:
+        reasons.append(f"citations in scope {arm.citations_in_scope}/{arm.citations}")
+    if arm.steps_grounded != arm.steps:
+        reasons.append(f"values grounded {arm.steps_grounded}/{arm.steps} steps")
+    scoped = arm.strata.get("scoped")
+    scoped_total = scoped.questions if scoped else 0
+    scoped_right = scoped.correct if scoped else 0
+    needed = math.ceil(min_scoped_share * scoped_total)
+    if scoped_right < needed:
+        reasons.append(f"scoped questions right {scoped_right}/{scoped_total}, need {needed}")
+    if arm.errors:
+        reasons.append(f"{arm.errors} question(s) failed to run")
+    return Gate(
+        passed=not reasons,
+        reasons=reasons,
+        wrong_generation=wrong,
+        citations_in_scope=f"{arm.citations_in_scope}/{arm.citations}",
+        values_grounded=f"{arm.steps_grounded}/{arm.steps}",
+        scoped_correct=f"{scoped_right}/{scoped_total}",
+    )
+
+
+def build_scorecard(cells: Iterable[Cell], trapset: str, release: str | None, gated_arm: str = "valid") -> Scorecard:
+    cells = list(cells)
+    by_arm: dict[str, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        by_arm[cell.arm].append(cell)
+    arms = {name: _arm(arm_cells) for name, arm_cells in sorted(by_arm.items(), key=lambda kv: kv[0] != gated_arm)}
+    question_ids = list(dict.fromkeys(cell.question_id for cell in cells))
+    lookup = {(cell.arm, cell.question_id): cell for cell in cells}
+    paired = [
+        {"question": qid, **{arm: lookup[(arm, qid)].category if (arm, qid) in lookup else "missing" for arm in arms}}
+        for qid in question_ids
+    ]
+    if gated_arm not in arms:
+        raise ValueError(f"no cells for the gated arm {gated_arm!r}")
+    return Scorecard(
+        release=release,
+        trapset=trapset,
+        questions=len(question_ids),
+        arms=arms,
+        gate=gate(arms[gated_arm]),
+        paired=paired,
+        cells=cells,
+    )
+
+
+def render_svg(card: Scorecard) -> str:
+    """Stacked bars per arm and stratum, in the shape of the design's Figure 15."""
+    groups = [(arm, stratum) for arm in card.arms for stratum in STRATA if stratum in card.arms[arm].strata]
+    bar, gap, left, top, width = 26, 10, 230, 30, 520
+    height = top + len(groups) * (bar + gap) + 60
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" height="{height}" '
+        f'role="img" aria-label="Trap-set scorecard: outcomes per arm and stratum" font-family="sans-serif" font-size="12">',
+        f'<text x="{left}" y="18" font-weight="bold">Share of questions by outcome</text>',
+    ]
+    for row, (arm, stratum) in enumerate(groups):
+        score = card.arms[arm].strata[stratum]
+        y = top + row * (bar + gap)
+        out.append(f'<text x="{left - 8}" y="{y + bar * 0.68}" text-anchor="end">{html.escape(arm)} · {stratum} (n={score.questions})</text>')
+        x = float(left)
+        for category in CATEGORIES:
+            count = score.counts[category]
+            if not count:
+                continue
+            w = width * count / score.questions
+            out.append(
+                f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar}" fill="{COLOURS[category]}">'
+                f"<title>{LABELS[category]}: {count}</title></rect>"
+            )
+            if w > 18:
+                out.append(f'<text x="{x + w / 2:.1f}" y="{y + bar * 0.68}" text-anchor="middle" fill="#fff">{count}</text>')
+            x += w
+    legend_y = height - 24
+    x = float(left)
+    for category in CATEGORIES:
+        out.append(f'<rect x="{x:.0f}" y="{legend_y}" width="12" height="12" fill="{COLOURS[category]}"/>')
+        out.append(f'<text x="{x + 16:.0f}" y="{legend_y + 10}">{LABELS[category]}</text>')
+        x += 16 + 7.2 * len(LABELS[category]) + 14
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def render_html(card: Scorecard) -> str:
+    e = html.escape
+    verdict = "passed" if card.gate.passed else "FAILED"
+    rows = []
+    for arm, score in card.arms.items():
+        for stratum, s in list(score.strata.items()) + [("all", score.total)]:
+            low, high = s.correct_interval
+            cells = "".join(f"<td>{s.counts[c]}</td>" for c in CATEGORIES)
+            rows.append(
+                f"<tr><th scope='row'>{e(arm)}</th><td>{e(stratum)}</td><td>{s.questions}</td>{cells}"
+                f"<td>{s.correct}/{s.questions} [{low:.2f}, {high:.2f}]</td></tr>"
+            )
+    failures = [c for c in card.cells if not c.correct]
+    failure_rows = "".join(
+        f"<tr><td>{e(c.arm)}</td><td>{e(c.question_id)}</td><td>{e(c.category)}</td><td>{e('; '.join(c.reasons))}</td></tr>"
+        for c in failures
+    )
+    head = "".join(f"<th scope='col'>{e(LABELS[c])}</th>" for c in CATEGORIES)
+    reasons = "".join(f"<li>{e(r)}</li>" for r in card.gate.reasons) or "<li>none</li>"
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>VALID trap-set scorecard</title>
+<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}
+table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:left}}
+.pass{{color:#2e7d32}}.fail{{color:#c62828}}</style></head><body>
+<h1>Trap-set scorecard</h1>
+<p>Trap set <code>{e(card.trapset)}</code>, {card.questions} questions, release <code>{e(card.release or '-')}</code>.</p>
+<h2>Gate: <span class="{'pass' if card.gate.passed else 'fail'}">{verdict}</span></h2>
+<ul><li>wrong-generation answers: {card.gate.wrong_generation}</li>
+<li>citations in scope: {card.gate.citations_in_scope}</li><li>values grounded: {card.gate.values_grounded}</li>
+<li>scoped questions right: {card.gate.scoped_correct}</li></ul>
+<p>Reasons it failed:</p><ul>{reasons}</ul>
+<figure>{render_svg(card)}<figcaption>Outcomes per arm and stratum (Figure 15 of the design).</figcaption></figure>
+<table><caption>Outcomes per arm and stratum, with 95% Wilson intervals for the share correct</caption>
+<tr><th scope="col">arm</th><th scope="col">stratum</th><th scope="col">questions</th>{head}<th scope="col">correct</th></tr>
+{''.join(rows)}</table>
+<h2>Cells that are not correct</h2>
+<table><tr><th scope="col">arm</th><th scope="col">question</th><th scope="col">category</th><th scope="col">reasons</th></tr>
+{failure_rows}</table>
+</body></html>
+"""

@@ -1,0 +1,77 @@
+"""The trap set: questions whose right answer differs by generation, as JSON lines.
+
+One question per line:
+    {"id": str, "question": str, "stratum": str,
+     "expect": {"outcome": "answer"|"ask"|"refuse" or a list of acceptable outcomes,
+                "scope": [profiles], "values": {profile: [required, or [alternatives]]},
+                "forbidden": [strings that must not appear], "choices": [profiles offered when asking]}}
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from valid.errors import ValidError
+
+Outcome = Literal["answer", "ask", "refuse"]
+Stratum = Literal["scoped", "unscoped", "two-generation", "out-of-domain"]
+Required = Union[str, list[str]]  # one string, or alternatives of which one must appear
+
+
+class Expectation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: Union[Outcome, list[Outcome]]
+    scope: list[str] = Field(default_factory=list)
+    values: dict[str, list[Required]] = Field(default_factory=dict)
+    forbidden: list[str] = Field(default_factory=list)
+    choices: list[str] = Field(default_factory=list)
+
+    @field_validator("outcome")
+    @classmethod
+    def _non_empty(cls, value):
+        if isinstance(value, list) and not value:
+            raise ValueError("outcome list must not be empty")
+        return value
+
+    def acceptable(self) -> list[str]:
+        return [self.outcome] if isinstance(self.outcome, str) else list(self.outcome)
+
+
+class TrapQuestion(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    question: str
+    stratum: Stratum
+    fact: str | None = Field(default=None, description="The fact a scoped question asks about (for clustering).")
+    expect: Expectation
+
+
+def load_trapset(path: str | Path) -> list[TrapQuestion]:
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise ValidError(f"{path}: cannot read the trap set ({err.strerror})") from None
+    questions: list[TrapQuestion] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            question = TrapQuestion.model_validate(json.loads(line))
+        except (json.JSONDecodeError, ValueError) as err:
+            first = str(err).splitlines()[0]
+            raise ValidError(f"{path}:{number}: not a trap-set question: {first}") from None
+        if question.id in seen:
+            raise ValidError(f"{path}:{number}: duplicate question id {question.id!r}")
+        seen.add(question.id)
+        questions.append(question)
+    if not questions:
+        raise ValidError(f"{path}: the trap set is empty")
+    return questions
