@@ -1,0 +1,152 @@
+"""Contracts of the answer engine (pydantic).
+
+`AnswerObject` is what `valid ask --json` prints and what the HTTP service returns; its shape is the
+issue's, field for field. The other models are the typed values passed between the stages:
+scope resolution → retrieval outcome → draft → check report → decision → log row.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Outcome = Literal["answer", "ask", "refuse"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- the answer object (public contract) ------------------------------------------------------
+
+
+class Step(_Model):
+    text: str
+    cite: str = Field(description="The chunk id this step is taken from (never an alias).")
+
+
+class GenerationAnswer(_Model):
+    generation: str = Field(description="The profile this answer is for.")
+    answer: str
+    steps: list[Step]
+
+
+class Choice(_Model):
+    generation: str
+    label: str = Field(description="The generation's display name from the subject scheme.")
+
+
+class Refusal(_Model):
+    reason: str
+    missing: str = Field(description="What content is missing, in words a writer can act on.")
+    gap_issue: str | None = Field(description="Id (fingerprint) of the gap issue opened for a writer.")
+
+
+class Run(_Model):
+    generator: str
+    model: str | None
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    cost_usd: float
+    latency_ms: float
+
+
+class AnswerObject(_Model):
+    outcome: Outcome
+    scope: list[str]
+    matched: list[str]
+    answers: list[GenerationAnswer]
+    choices: list[Choice]
+    refusal: Refusal | None
+    not_used: str
+    checks: dict
+    run: Run
+    release: str
+
+
+# -- values passed between stages ---------------------------------------------------------------
+
+
+class ScopeResolution(_Model):
+    """What resolve_scope found in a question (and the explicit generation, if one was given)."""
+
+    profiles: list[str] = Field(description="Resolved profiles, in the export header's profile order.")
+    matched: list[str] = Field(description="The words of the question that decided the scope, in question order.")
+    unknown: list[str] = Field(
+        default_factory=list, description="Generation-like names the subject scheme does not know."
+    )
+
+
+class ChannelHit(_Model):
+    chunk_id: str
+    rank: int = Field(ge=1)
+    score: float
+
+
+class FusedHit(_Model):
+    chunk_id: str
+    rank: int = Field(ge=1)
+    score: float = Field(description="RRF score: sum over channels of 1 / (k + rank).")
+    ranks: dict[str, int] = Field(description="Rank in each channel that returned the chunk.")
+
+
+class EvidenceChunk(_Model):
+    """One in-scope chunk as the generator sees it."""
+
+    id: str
+    alias: str = Field(description="Per-request citation alias: c1..c5 in fused order.")
+    text: str
+    title: str
+    scope: list[str] = Field(description="Profiles whose build keeps this chunk.")
+
+
+class RetrievalOutcome(_Model):
+    profile: str
+    status: Literal["complete", "degraded"]
+    reasons: list[str] = Field(default_factory=list, description="Why the outcome is degraded (empty if complete).")
+    channels: dict[str, list[ChannelHit]] = Field(description="Per-channel hits, channel name → ranked hits.")
+    fused: list[FusedHit]
+    chunks: list[EvidenceChunk] = Field(description="The top fused chunks, texts included, every one in scope.")
+    in_scope_count: int
+    relevant: bool = Field(description="Did the best hit clear the similarity or BM25 floor?")
+    best_similarity: float | None = None
+    best_bm25: float | None = None
+
+
+class DraftStep(_Model):
+    text: str
+    cite: str = Field(description="As the generator wrote it: a chunk id once aliases are mapped back.")
+
+
+class Draft(_Model):
+    """One generator attempt, before the checks."""
+
+    scope: list[str]
+    answer: str
+    steps: list[DraftStep]
+    model: str | None = None
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    error: str | None = Field(default=None, description="Output the generator produced but that is not a valid draft.")
+    unavailable: str | None = Field(
+        default=None, description="The generator could not be called at all (after its retries): no draft."
+    )
+
+
+class StepFailure(_Model):
+    step: int = Field(description="0-based step index, or -1 for the answer sentence / the whole draft.")
+    check: Literal["citations_in_scope", "values_grounded", "out_of_scope_values", "draft_valid"]
+    reason: str
+
+
+class CheckReport(_Model):
+    passed: bool
+    citations: int
+    citations_in_scope: int
+    values: int
+    values_grounded: int
+    out_of_scope_values: int
+    failures: list[StepFailure]

@@ -1,0 +1,99 @@
+"""resolve_scope: deterministic scope from the subject scheme's names, labels and machine types."""
+
+import pytest
+from fixtures.answer.profiles import PROFILES
+
+from valid.answer.scope import UnknownGenerationError, resolve_scope, validate_generation
+from valid.errors import ValidError
+
+
+def scope(question, generation=None):
+    return resolve_scope(question, PROFILES, generation)
+
+
+def test_ironwood_maps_to_tpu7x_from_the_subject_scheme():
+    result = scope("I'm on Ironwood. Which --version do I pass when I create the VM?")
+    assert result.profiles == ["tpu7x"]
+    assert result.matched == ["Ironwood"]
+    assert result.unknown == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many chips on TPU7X?", "how many chips on tpu 7x?", "TPU-7x chips?", "Ironwood's chip count", "IRONWOOD?"],
+)
+def test_matching_ignores_case_spacing_punctuation_and_possessives(question):
+    assert scope(question).profiles == ["tpu7x"]
+
+
+def test_trillium_possessive_and_display_name():
+    assert scope("What is Trillium's software version?").profiles == ["v6e"]
+    assert scope("Does TPU v6e (Trillium) run JAX?").profiles == ["v6e"]
+
+
+@pytest.mark.parametrize(
+    "question, profile, word",
+    [
+        ("Create a v6e-8 slice", "v6e", "v6e-8"),
+        ("Which image for tpu7x-standard-4t?", "tpu7x", "tpu7x-standard-4t"),
+        ("Is v5p-128 supported?", "v5p", "v5p-128"),
+    ],
+)
+def test_accelerator_and_machine_types_name_their_generation(question, profile, word):
+    result = scope(question)
+    assert result.profiles == [profile]
+    assert result.matched == [word]
+
+
+def test_two_generations_are_both_resolved_in_profile_order():
+    result = scope("Compare Ironwood with v5p")
+    assert result.profiles == ["v5p", "tpu7x"]
+    assert result.matched == ["Ironwood", "v5p"]
+
+
+def test_no_generation_named_resolves_to_nothing():
+    result = scope("How many chips are in one TPU host?")
+    assert result.profiles == [] and result.matched == [] and result.unknown == []
+
+
+@pytest.mark.parametrize(
+    "question, unknown",
+    [
+        ("How many chips on a TPU v4 host?", ["TPU v4"]),
+        ("Which version for v5e?", ["v5e"]),
+        ("TPU v3 software version", ["TPU v3"]),
+        ("Create a v4-8", ["v4-8"]),
+        ("Does TPU8 exist?", ["TPU8"]),
+    ],
+)
+def test_generation_names_the_scheme_does_not_know_are_reported_unknown(question, unknown):
+    result = scope(question)
+    assert result.unknown == unknown
+    assert result.profiles == []
+
+
+def test_version_strings_and_flags_do_not_name_a_generation():
+    # v2-alpha-tpuv6e is a v6e value, but it is not a name of the generation; --version is a flag.
+    result = scope("What does --version=v2-alpha-tpuv6e do in gcloud compute tpus tpu-vm create?")
+    assert result.profiles == [] and result.unknown == []
+
+
+def test_explicit_generation_is_validated_and_added():
+    assert scope("How many chips per VM?", generation="tpu7x").profiles == ["tpu7x"]
+    assert scope("How many chips per VM?", generation="Trillium").profiles == ["v6e"]
+    assert scope("On Ironwood, how many chips?", generation="v5p").profiles == ["v5p", "tpu7x"]
+
+
+def test_unknown_explicit_generation_lists_the_valid_ones():
+    with pytest.raises(UnknownGenerationError) as err:
+        validate_generation("v4", PROFILES)
+    message = str(err.value)
+    assert isinstance(err.value, ValidError)
+    assert "'v4'" in message and "v5p" in message and "v6e" in message and "tpu7x" in message
+    assert "\n" not in message
+
+
+def test_resolution_is_deterministic():
+    question = "Ironwood vs Trillium vs v5p-8 vs TPU v4"
+    assert scope(question) == scope(question)
+    assert scope(question).profiles == ["v5p", "v6e", "tpu7x"]
