@@ -1,0 +1,166 @@
+"""Scope findings: text shown to several generations that contains a value owned by one.
+
+`find(export)` is pure. For every chunk (its variants taken together, because a shared step next
+to a profiled sibling ends up in one variant per profile) and every owned value in its text:
+
+- the value is *shown* to the profiles of the variants whose text contains it;
+- it is a finding when it is shown to more than one profile, exactly one profile owns it, and it
+  is not a deliberate listing. An occurrence is deliberate when
+  1. a name or label of its owner stands in the same clause, or in a lead-in clause ending with ':'
+     right before it ("TPU v6e (Trillium): v2-alpha-tpuv6e", "For TPU v6e, run: ..."), or
+  2. the variant also contains values of the same family (one key, the scheme's values, one token
+     kind) owned by every profile the variant is shown to: a comparison.
+  A value is exempt only when every occurrence in every variant is deliberate.
+
+A value several generations own ("4 chips" for v5p and TPU7x) is right for some readers of a shared
+chunk; the audit leaves it to the answer check, which knows the reader's generation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from valid.audit import tokens
+from valid.audit.owned import Occurrence, OwnedValueTable, Rule, chunk_texts, exposures, owned_values
+from valid.audit.tokens import TokenKind
+from valid.contracts import Chunk, Export, ProfileInfo
+
+
+class Finding(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    fingerprint: str
+    rule: Rule
+    value: str
+    kind: TokenKind
+    owners: list[str]
+    key: str | None = None
+    chunk_id: str  # without the variant suffix
+    variants: list[str]  # the chunk ids (with suffix) whose text shows the value
+    shown_to: list[str]  # profiles whose build shows the value, in profile order
+    path: str
+    line: int
+    excerpt: str  # the clause that holds the value
+
+    def summary(self) -> str:
+        """One line: where, what, whose, to whom, by which rule."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return (
+            f"{where}: {self.chunk_id} shows {self.value} (owned by {', '.join(self.owners)}) "
+            f"to {', '.join(self.shown_to)} [rule {self.rule}, {self.fingerprint[:12]}]"
+        )
+
+
+def fingerprint(rule: str, value: str, chunk_id: str, path: str) -> str:
+    """Stable identity of a finding: not the line, so an edit above the chunk does not churn it."""
+    return hashlib.sha256("\x1f".join([rule, value, chunk_id, path]).encode("utf-8")).hexdigest()
+
+
+def find(export: Export, table: OwnedValueTable | None = None) -> list[Finding]:
+    """Every finding of an export, sorted by path, line, chunk id and value."""
+    table = table if table is not None else owned_values(export)
+    profiles = [p.name for p in export.header.profiles]
+    order = {p: i for i, p in enumerate(profiles)}
+    labels = _label_patterns(export.header.profiles)
+    findings: list[Finding] = []
+    for base, variants in exposures(export).items():
+        shown: dict[str, set[str]] = {}
+        variant_ids: dict[str, list[str]] = {}
+        exempt: dict[str, bool] = {}
+        excerpt: dict[str, str] = {}
+        leak_quoted: set[str] = set()
+        for chunk, scope in variants:
+            for text in chunk_texts(chunk):
+                occurrences = table.find(text)
+                covered = _families_covering(occurrences, scope)
+                for occ in occurrences:
+                    value = occ.row.value
+                    shown.setdefault(value, set()).update(scope)
+                    if chunk.id not in variant_ids.setdefault(value, []):
+                        variant_ids[value].append(chunk.id)
+                    deliberate = bool(covered & {o.family for o in occ.row.origins}) or _labelled(
+                        text, occ, occurrences, labels
+                    )
+                    exempt[value] = exempt.get(value, True) and deliberate
+                    # Quote the first occurrence that is not deliberate: that is the one to fix.
+                    if value not in excerpt or (not deliberate and value not in leak_quoted):
+                        excerpt[value] = _clause(text, occ)
+                        if not deliberate:
+                            leak_quoted.add(value)
+        chunk = variants[0][0]
+        for value, scope in shown.items():
+            row = table.row(value)
+            if row is None or len(row.profiles) != 1 or len(scope) < 2 or exempt[value]:
+                continue
+            origin = row.origins[0]
+            findings.append(
+                Finding(
+                    fingerprint=fingerprint(row.rule, row.value, base, chunk.source.path),
+                    rule=row.rule,
+                    value=row.value,
+                    kind=row.kind,
+                    owners=list(row.profiles),
+                    key=origin.key if origin.rule == "keydef" else None,
+                    chunk_id=base,
+                    variants=variant_ids[value],
+                    shown_to=sorted(scope, key=lambda p: order[p]),
+                    path=chunk.source.path,
+                    line=chunk.source.line,
+                    excerpt=excerpt[value],
+                )
+            )
+    return sorted(findings, key=lambda f: (f.path, f.line, f.chunk_id, tokens.lookup_key(f.value), f.value))
+
+
+def _families_covering(occurrences: list[Occurrence], scope: frozenset[str]) -> set[str]:
+    """Families whose values in this text are owned, together, by every profile of scope."""
+    owners_by_family: dict[str, set[str]] = {}
+    for occ in occurrences:
+        for origin in occ.row.origins:
+            owners_by_family.setdefault(origin.family, set()).update(origin.profiles)
+    return {family for family, owners in owners_by_family.items() if scope <= owners}
+
+
+def _label_patterns(profiles: Iterable[ProfileInfo]) -> dict[str, list]:
+    result = {}
+    for profile in profiles:
+        names = sorted({profile.name, *profile.labels}, key=lambda n: (-len(n), n))
+        result[profile.name] = [tokens.phrase_pattern(n) for n in names if n.strip()]
+    return result
+
+
+def _labelled(text: str, occ: Occurrence, occurrences: list[Occurrence], labels: dict[str, list]) -> bool:
+    """A name or label of the value's owner is next to it (same clause, or a lead-in clause)."""
+    segments = tokens.segments(text)
+    index = next((i for i, s in enumerate(segments) if s.start <= occ.start < s.end), None)
+    if index is None:
+        return False
+    windows = [segments[index]]
+    if index > 0 and segments[index - 1].lead_in:
+        windows.append(segments[index - 1])
+    taken = [(o.start, o.end) for o in occurrences]
+    for owner in occ.row.profiles:
+        for pattern in labels.get(owner, []):
+            for window in windows:
+                for match in pattern.finditer(text, window.start, window.end):
+                    # A label inside a value ('v6e' in 'v6e-8' is already excluded by the token
+                    # boundaries; 'tpu7x' inside a term value is not a label of it).
+                    if not any(s <= match.start() < e for s, e in taken):
+                        return True
+    return False
+
+
+def _clause(text: str, occ: Occurrence) -> str:
+    for segment in tokens.segments(text):
+        if segment.start <= occ.start < segment.end:
+            clause = " ".join(text[segment.start : segment.end].split())
+            return clause if len(clause) <= 200 else clause[:197] + "..."
+    return occ.text
+
+
+def chunk_findings(findings: Iterable[Finding], chunk: Chunk) -> list[Finding]:
+    """The findings that concern one chunk (any of its variants)."""
+    return [f for f in findings if chunk.id in f.variants]

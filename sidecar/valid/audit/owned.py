@@ -1,0 +1,344 @@
+"""The owned-value table: values the doc set ties to some generations and so to no other.
+
+One table serves the audit (a shared chunk must not contain a value owned by one generation) and
+the answer checks (an answer must not contain a value owned only by generations outside its scope).
+It is computed from an export alone, deterministically:
+
+Rule 1, from the export header (`header.owned_values`, computed by the export from the DITA source):
+- `keydef`: the resolved text of a key whose definitions differ by profile;
+- `scheme-data`: `<data name="valid-value" value="..."/>` declared per generation in the subject
+  scheme.
+Only the distinctive part of such a text is owned (see `valid.audit.tokens`): a version string, a
+machine type, a flag value or a number with its unit. A bare number ("4" from key `chips-per-vm`)
+is owned only together with a unit named by its key ("4 chips"); plain prose ("use Compute Engine
+or GKE") is not owned and is listed under `ignored` with the reason. A scheme-data value that is
+a plain word or phrase is owned as written: the information architect declared it on purpose.
+
+Rule 2, `distinctive`, from the chunks: a distinctive token is owned by P when every chunk text
+that is shown to exactly one profile and contains the token is shown to P (and there is at least
+one). Texts shown to several profiles are where the audit looks for leaks, so they are not evidence.
+
+The stable format (`to_json()`; `format` and `version` change only together):
+
+    {"format": "valid.owned-values", "version": 1, "profiles": ["v5p", "v6e", "tpu7x"],
+     "values": [{"value": "v2-alpha-tpuv6e", "kind": "version", "profiles": ["v6e"],
+                 "rule": "keydef",
+                 "origins": [{"rule": "keydef", "profiles": ["v6e"], "family": "key:tpu-software-version",
+                              "key": "tpu-software-version", "source": {...}, "chunk": null}, ...]}],
+     "ignored": [{"value": "...", "rule": "keydef", "key": "...", "reason": "..."}]}
+
+`values` is sorted by the case-folded value; `profiles` of a value is the union of its origins'
+profiles, in the export's profile order; `rule` is its strongest origin (keydef, then scheme-data,
+then distinctive).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from valid.audit import tokens
+from valid.audit.tokens import Token, TokenKind, lookup_key
+from valid.contracts import Chunk, Export, SourceLocation
+from valid.errors import ConfigError
+
+FORMAT = "valid.owned-values"
+VERSION = 1
+
+Rule = Literal["keydef", "scheme-data", "distinctive"]
+RULE_ORDER: dict[str, int] = {"keydef": 0, "scheme-data": 1, "distinctive": 2}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Origin(_Model):
+    """Why a value is owned: one rule, and where the doc set says so."""
+
+    rule: Rule
+    profiles: list[str]
+    family: str  # values of one family are alternatives of each other (one key, one token kind)
+    key: str | None = None
+    source: SourceLocation | None = None
+    chunk: str | None = None  # rule distinctive: the first single-profile chunk that shows it
+
+
+class OwnedRow(_Model):
+    value: str
+    kind: TokenKind
+    profiles: list[str]
+    rule: Rule
+    origins: list[Origin]
+
+
+class Ignored(_Model):
+    value: str
+    rule: Rule
+    key: str | None = None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """An owned value found in a text."""
+
+    start: int
+    end: int
+    text: str  # as written in the text
+    row: OwnedRow
+
+
+class OwnedValueTable:
+    """Owned values with lookups; build it with `owned_values(export)`."""
+
+    def __init__(self, profiles: list[str], rows: list[OwnedRow], ignored: list[Ignored]):
+        self.profiles = list(profiles)
+        self.rows = sorted(rows, key=lambda r: (lookup_key(r.value), r.value))
+        self.ignored = sorted(ignored, key=lambda i: (lookup_key(i.value), RULE_ORDER[i.rule], i.key or ""))
+        self._by_key = {lookup_key(r.value): r for r in self.rows}
+        # Values that are not a single token of the grammar (scheme-data words and phrases) are
+        # found by pattern; everything else by one scan and a dictionary lookup.
+        self._patterns = [
+            (tokens.phrase_pattern(r.value), r) for r in self.rows if r.kind == "term"
+        ]
+
+    # -- lookups -------------------------------------------------------------------------------
+    def owners(self, value: str) -> list[str]:
+        """The profiles that own value (in profile order), or [] when nobody owns it."""
+        row = self._by_key.get(_canonical_key(value))
+        return list(row.profiles) if row else []
+
+    def row(self, value: str) -> OwnedRow | None:
+        return self._by_key.get(_canonical_key(value))
+
+    def values_owned_outside(self, scope: Iterable[str]) -> list[OwnedRow]:
+        """Rows owned only by profiles outside scope: values an answer for scope must not contain."""
+        wanted = set(scope)
+        unknown = sorted(wanted - set(self.profiles))
+        if unknown:
+            raise ConfigError(f"unknown profile(s) {', '.join(unknown)}; known: {', '.join(self.profiles)}")
+        return [r for r in self.rows if not wanted & set(r.profiles)]
+
+    def as_mapping(self) -> dict[str, list[str]]:
+        """value -> owners, in table order (the shape answer checks take)."""
+        return {r.value: list(r.profiles) for r in self.rows}
+
+    def find(self, text: str) -> list[Occurrence]:
+        """Owned values in text, as whole tokens, in text order, no two overlapping."""
+        candidates: list[Occurrence] = []
+        for token in tokens.scan(text):
+            row = self._by_key.get(token.key)
+            if row is not None:
+                candidates.append(Occurrence(token.start, token.end, text[token.start : token.end], row))
+        for pattern, row in self._patterns:
+            for match in pattern.finditer(text):
+                candidates.append(Occurrence(match.start(), match.end(), match.group(), row))
+        kept: list[Occurrence] = []
+        for occ in sorted(candidates, key=lambda o: (-(o.end - o.start), o.start, o.row.value)):
+            if all(occ.end <= k.start or occ.start >= k.end for k in kept):
+                kept.append(occ)
+        return sorted(kept, key=lambda o: o.start)
+
+    def find_outside(self, text: str, scope: Iterable[str]) -> list[Occurrence]:
+        """Owned values in text that no profile of scope owns."""
+        wanted = set(scope)
+        return [o for o in self.find(text) if not wanted & set(o.row.profiles)]
+
+    # -- stable format -------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "profiles": self.profiles,
+            "values": [r.model_dump(mode="json") for r in self.rows],
+            "ignored": [i.model_dump(mode="json") for i in self.ignored],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict) -> OwnedValueTable:
+        if data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise ConfigError(
+                f"not an owned-value table of format {FORMAT} version {VERSION} "
+                f"(got {data.get('format')!r} version {data.get('version')!r})"
+            )
+        return cls(
+            data["profiles"],
+            [OwnedRow.model_validate(r) for r in data["values"]],
+            [Ignored.model_validate(i) for i in data.get("ignored", [])],
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> OwnedValueTable:
+        return cls.from_dict(json.loads(text))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def _canonical_key(value: str) -> str:
+    """Lookup key for a caller's value: a quantity is compared in its canonical form."""
+    found = tokens.scan(value)
+    if len(found) == 1 and found[0].kind == "quantity" and value.strip() == value[found[0].start : found[0].end].strip():
+        return found[0].key
+    return lookup_key(value)
+
+
+# -- building ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Draft:
+    value: str
+    kind: TokenKind
+    origins: list[Origin]
+
+
+def owned_values(export: Export) -> OwnedValueTable:
+    """The owned-value table of an export (rules above). Pure: same export, same table."""
+    profiles = [p.name for p in export.header.profiles]
+    order = {p: i for i, p in enumerate(profiles)}
+    drafts: dict[str, _Draft] = {}
+    ignored: list[Ignored] = []
+
+    def add(value: str, kind: TokenKind, origin: Origin) -> None:
+        draft = drafts.setdefault(lookup_key(value), _Draft(value, kind, []))
+        if origin not in draft.origins:
+            draft.origins.append(origin)
+
+    for owned in export.header.owned_values:
+        owners = sorted(set(owned.profiles), key=lambda p: order.get(p, len(order)))
+        if owned.rule == "keydef":
+            family = f"key:{owned.key}" if owned.key else "keydef"
+            parts = _keydef_parts(owned.value, owned.key)
+            if not parts:
+                ignored.append(Ignored(value=owned.value, rule="keydef", key=owned.key, reason=_why_not(owned.value, owned.key)))
+            for value, kind in parts:
+                add(value, kind, Origin(rule="keydef", profiles=owners, family=family, key=owned.key, source=owned.source))
+        else:
+            value_kind = _scheme_value(owned.value)
+            if value_kind is None:
+                ignored.append(
+                    Ignored(value=owned.value, rule="scheme-data", reason="a bare number: owned only with a unit")
+                )
+                continue
+            value, kind = value_kind
+            add(value, kind, Origin(rule="scheme-data", profiles=owners, family="scheme-data", source=owned.source))
+
+    for key, (value, kind, profile, chunk_id) in sorted(_distinctive(export, profiles).items()):
+        family = f"distinctive:{kind}" + (f":{value.split(' ', 1)[1]}" if kind == "quantity" else "")
+        add(value, kind, Origin(rule="distinctive", profiles=[profile], family=family, chunk=chunk_id))
+
+    rows = []
+    for draft in drafts.values():
+        origins = sorted(draft.origins, key=lambda o: (RULE_ORDER[o.rule], o.family, o.profiles))
+        union = sorted({p for o in origins for p in o.profiles}, key=lambda p: order.get(p, len(order)))
+        rows.append(OwnedRow(value=draft.value, kind=draft.kind, profiles=union, rule=origins[0].rule, origins=origins))
+    return OwnedValueTable(profiles, rows, ignored)
+
+
+def _keydef_parts(text: str, key: str | None) -> list[tuple[str, TokenKind]]:
+    """The distinctive parts of a key's resolved text."""
+    if tokens.is_bare_number(text):
+        unit = _unit_from_key(key)
+        if unit is None:
+            return []
+        number = text.strip()
+        whole, _, fraction = number.partition(".")
+        return [(tokens.quantity(whole, "." + fraction if fraction else None, unit), "quantity")]
+    return _distinct([(t.value, t.kind) for t in tokens.scan(text)])
+
+
+def _unit_from_key(key: str | None) -> str | None:
+    """The first word of a key name that is a unit: chips-per-vm -> chips, hbm-gib -> gib."""
+    for word in re.split(r"[-_.\s]+", key or ""):
+        if tokens.unit_word(word):
+            return word
+    return None
+
+
+def _why_not(text: str, key: str | None) -> str:
+    if tokens.is_bare_number(text):
+        return f"a bare number and key {key!r} names no unit (e.g. chips-per-vm)"
+    return "no distinctive token (plain words): not matched, to avoid false findings"
+
+
+def _scheme_value(text: str) -> tuple[str, TokenKind] | None:
+    value = " ".join(text.split())
+    if not value or tokens.is_bare_number(value):
+        return None
+    found = tokens.scan(value)
+    if len(found) == 1 and found[0].start == 0 and found[0].end == len(value):
+        return found[0].value, found[0].kind
+    return value, "term"
+
+
+def _distinct(items: list[tuple[str, TokenKind]]) -> list[tuple[str, TokenKind]]:
+    seen: set[str] = set()
+    result = []
+    for value, kind in items:
+        if lookup_key(value) not in seen:
+            seen.add(lookup_key(value))
+            result.append((value, kind))
+    return result
+
+
+def base_id(chunk_id: str, profiles: Iterable[str]) -> str:
+    """A chunk id without its variant suffix ('~v5p+tpu7x')."""
+    head, sep, tail = chunk_id.rpartition("~")
+    names = set(profiles)
+    if sep and tail and all(part in names for part in tail.split("+")):
+        return head
+    return chunk_id
+
+
+def chunk_texts(chunk: Chunk) -> list[str]:
+    """The texts to search in a chunk: its text, plus any code not already inside the text."""
+    return [chunk.text] + [code for code in chunk.code if code not in chunk.text]
+
+
+def exposures(export: Export) -> dict[str, list[tuple[Chunk, frozenset[str]]]]:
+    """Variants grouped by base chunk id, in export order, each with its in-scope profiles."""
+    profiles = [p.name for p in export.header.profiles]
+    groups: dict[str, list[tuple[Chunk, frozenset[str]]]] = {}
+    for chunk in export.chunks:
+        groups.setdefault(base_id(chunk.id, profiles), []).append((chunk, frozenset(chunk.in_scope())))
+    return groups
+
+
+def _distinctive(export: Export, profiles: list[str]) -> dict[str, tuple[str, TokenKind, str, str]]:
+    """Rule 2: token key -> (value, kind, owning profile, first evidence chunk)."""
+    # For each base chunk, the profiles shown each token: a shared step split into variants by a
+    # profiled sibling still shows its own tokens to every profile, so it is no evidence.
+    evidence: dict[str, dict[str, str]] = {}  # token key -> {profile: first chunk id}
+    first: dict[str, Token] = {}
+    for base, variants in exposures(export).items():
+        shown: dict[str, set[str]] = {}
+        where: dict[str, str] = {}
+        for chunk, scope in variants:
+            for text in chunk_texts(chunk):
+                for token in tokens.scan(text):
+                    shown.setdefault(token.key, set()).update(scope)
+                    where.setdefault(token.key, chunk.id)
+                    first.setdefault(token.key, token)
+        for key, scope in shown.items():
+            if len(scope) == 1:
+                (profile,) = scope
+                evidence.setdefault(key, {}).setdefault(profile, where[key])
+            else:
+                evidence.setdefault(key, {})
+    result = {}
+    for key, by_profile in evidence.items():
+        if len(by_profile) == 1:
+            ((profile, chunk_id),) = by_profile.items()
+            token = first[key]
+            result[key] = (token.value, token.kind, profile, chunk_id)
+    return result
