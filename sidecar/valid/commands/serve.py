@@ -1,0 +1,95 @@
+"""`valid serve`: the HTTP service and the ask page over the active release."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from valid.serve.limits import Limits
+
+_DEFAULTS = Limits()
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True, help="Port (0: any free port).")
+@click.option("--state", type=click.Path(file_okay=False), envvar="VALID_STATE", default=None,
+              help="State directory with the releases (default .valid; env VALID_STATE).")
+@click.option("--chroma-url", envvar="VALID_CHROMA_URL", default=None,
+              help="A Chroma server (default: embedded Chroma in the state directory).")
+@click.option("--generator", type=click.Choice(["offline", "gemini"]), default="offline", show_default=True,
+              help="Who writes the answers: offline extractive (no network) or Gemini.")
+@click.option("--gemini-model", default=None, help="Gemini model (default: the engine's default or VALID_GEMINI_MODEL).")
+@click.option("--question-log", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Question log (default <state>/questions.sqlite).")
+@click.option("--issues", "issues_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Gap-issue store for refusals (default <state>/issues).")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
+              help="Allow this origin by CORS (repeatable). Default: CORS off.")
+@click.option("--max-question-chars", type=click.IntRange(1), default=_DEFAULTS.max_question_chars, show_default=True)
+@click.option("--max-body-bytes", type=click.IntRange(64), default=_DEFAULTS.max_body_bytes, show_default=True)
+@click.option("--rate", "rate_per_s", type=click.FloatRange(0), default=_DEFAULTS.rate_per_s, show_default=True,
+              help="Asks per second per client (0: no limit).")
+@click.option("--burst", "rate_burst", type=click.IntRange(1), default=_DEFAULTS.rate_burst, show_default=True,
+              help="Asks a client may send at once before --rate applies.")
+@click.option("--max-inflight", type=click.IntRange(1), default=_DEFAULTS.max_inflight, show_default=True,
+              help="Answers computed at the same time.")
+@click.option("--max-queue", type=click.IntRange(0), default=_DEFAULTS.max_queue, show_default=True,
+              help="Answers waiting for a slot; past that: 503 with Retry-After.")
+@click.option("--timeout", "request_timeout_s", type=click.FloatRange(0, min_open=True),
+              default=_DEFAULTS.request_timeout_s, show_default=True, help="Seconds an ask may take, queue included.")
+@click.option("--openapi", "openapi_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the OpenAPI schema to this file and exit (docs/openapi.json).")
+def serve(host, port, state, chroma_url, generator, gemini_model, question_log, issues_dir, cors_origins,
+          max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
+          request_timeout_s, openapi_out):  # fmt: skip
+    """Serve `POST /v1/ask` and the ask page on the active release.
+
+    Ready (GET /healthz) once the active release is opened and verified. Each request is answered
+    from the release that was active when it started; a newly activated release is picked up
+    between requests, and one that fails to open leaves the old one serving. See docs/serve.md.
+    """
+    from valid.serve import ServeConfig, create_app, openapi_json
+    from valid.serve.library import EngineSettings, LibraryReleases
+
+    limits = Limits(
+        max_question_chars=max_question_chars,
+        max_body_bytes=max_body_bytes,
+        rate_per_s=rate_per_s,
+        rate_burst=rate_burst,
+        max_inflight=max_inflight,
+        max_queue=max_queue,
+        request_timeout_s=request_timeout_s,
+    )
+    config = ServeConfig(limits=limits, cors_origins=tuple(cors_origins))
+    if openapi_out is not None:
+        app = create_app(_NoReleases(), config)
+        openapi_out.write_text(openapi_json(app), encoding="utf-8")
+        click.echo(f"wrote {openapi_out}")
+        return
+
+    import uvicorn
+
+    from valid.index import Store
+
+    settings = EngineSettings(
+        generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir
+    )
+    app = create_app(LibraryReleases(Store(state, chroma_url), settings), config)
+    # proxy_headers off: the rate limit keys on the peer address, which a client cannot forge.
+    uvicorn.run(app, host=host, port=port, proxy_headers=False, server_header=False, access_log=False,
+                log_level="info", timeout_graceful_shutdown=5)
+
+
+class _NoReleases:
+    """For writing the schema only: nothing is ever active."""
+
+    def active_id(self):
+        return None
+
+    def open(self, release_id):
+        raise RuntimeError("no releases")
+
+
+commands = [serve]

@@ -1,0 +1,197 @@
+"""The real `ReleaseSource`: index releases from a state directory, answered by the answer engine.
+
+    source = LibraryReleases(Store(state), EngineSettings(generator="offline"))
+    app = create_app(source)
+
+Opening a release is also its verification (rag-thesis-digest P11): the index's `Release` checks
+the registered marker and that Chroma and FTS5 hold the manifest's chunk count; then every
+generation is searched once through both channels and the embedder is run once, so the first
+real question does not pay for loading the model and a release that cannot answer is never served.
+
+The answer engine is "one ask at a time per engine", and its question log is an SQLite connection
+bound to the thread that opened it; so each worker thread gets its own engine over the shared,
+thread-safe `Release`, created on first use in that thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from valid.answer.engine import embedder_for, owned_table
+from valid.answer.scope import UnknownGenerationError
+from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
+from valid.serve.sources import split_chunk_id
+
+log = logging.getLogger("valid.serve")
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    generator: str = "offline"  # offline | gemini
+    gemini_model: str | None = None
+    gemini_base_url: str | None = None  # tests: the local fake Gemini server
+    question_log: Path | None = None  # default: <state>/questions.sqlite
+    issues_dir: Path | None = None  # gap issues; default: <state>/issues
+    log_questions: bool = True
+
+    def generator_options(self) -> dict:
+        if self.generator != "gemini":
+            return {}
+        return {k: v for k, v in (("model", self.gemini_model), ("base_url", self.gemini_base_url)) if v}
+
+
+def _generations(release) -> list[Generation]:
+    return [
+        Generation(name=p.name, label=p.labels[0] if p.labels else p.name, labels=tuple(p.labels) or (p.name,))
+        for p in release.header.profiles
+    ]
+
+
+class LibraryAnswerer:
+    """One open, verified release and per-thread answer engines over it."""
+
+    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path):
+        self._release = release
+        self._embedder = embedder
+        self._settings = settings
+        self._state_root = state_root
+        self._generations = _generations(release)
+        self._owned = owned_table(release)
+        self._local = threading.local()
+        self._engines: list = []
+        self._engines_lock = threading.Lock()
+        self._by_path: dict[str, list[str]] | None = None
+        self._closed = False
+
+    @property
+    def release(self) -> str:
+        return self._release.id
+
+    def generations(self) -> list[Generation]:
+        return self._generations
+
+    def verify(self) -> None:
+        """Run every generation's search once through both channels, and the embedder once."""
+        vector = self._embedder.embed_query("create a TPU VM")
+        for g in self._generations:
+            if self._release.count_in_scope(g.name) < 1:
+                raise RuntimeError(f"release {self.release[:12]} has no chunk in scope for {g.name}")
+            self._release.search_vector(vector, g.name, 1)
+            self._release.search_bm25("TPU", g.name, 1)
+
+    def _engine(self):
+        engine = getattr(self._local, "engine", None)
+        if engine is None:
+            from valid.answer.decide import AnswerEngine
+            from valid.answer.engine import make_generator
+            from valid.answer.log import QuestionLog
+            from valid.audit.issues import IssueStore
+
+            s = self._settings
+            question_log = None
+            if s.log_questions:
+                question_log = QuestionLog(s.question_log or self._state_root / "questions.sqlite")
+            engine = AnswerEngine(
+                self._release,
+                self._embedder,
+                make_generator(s.generator, **s.generator_options()),
+                self._owned,
+                issues=IssueStore(s.issues_dir or self._state_root / "issues"),
+                log=question_log,
+                release_id=self._release.id,
+                profiles=self._release.header.profiles,
+            )
+            self._local.engine = engine
+            with self._engines_lock:
+                self._engines.append(engine)
+        return engine
+
+    def ask(self, question: str, generation: str | None) -> Answered:
+        try:
+            result = self._engine().ask(question, generation)
+        except UnknownGenerationError as err:
+            raise UnknownGeneration(str(err)) from None
+        return Answered(
+            answer=result.answer.model_dump(mode="json"),
+            degraded=result.degraded,
+            degraded_reasons=list(result.degraded_reasons),
+            stages_ms=dict(result.stages_ms),
+        )
+
+    def source(self, path: str) -> list[SourceChunk] | None:
+        # A chunk belongs to the topic file its id names (a conref'd element keeps the id of the
+        # topic it was pulled into), so group by the id's path, not by source.path.
+        if self._by_path is None:
+            by_path: dict[str, list[str]] = {}
+            for chunk_id in self._release.all_chunk_ids():
+                by_path.setdefault(split_chunk_id(chunk_id)[0], []).append(chunk_id)
+            self._by_path = by_path
+        ids = self._by_path.get(path)
+        if not ids:
+            return None
+        return [
+            SourceChunk(
+                id=c.id,
+                title=c.title,
+                text=c.text,
+                breadcrumbs=tuple(c.breadcrumbs),
+                line=c.source.line,
+                scope=tuple(c.in_scope()),
+            )
+            for c in self._release.get_chunks(ids)
+        ]
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self._engines_lock:
+            engines, self._engines = self._engines, []
+        for engine in engines:
+            if engine.log is not None:
+                try:
+                    engine.log.close()
+                except Exception:  # an SQLite connection may only be closed by its own thread
+                    pass
+        self._release.close()
+
+
+class LibraryReleases:
+    """Releases of one state directory (`valid index --state`)."""
+
+    def __init__(self, store, settings: EngineSettings | None = None, embedder_factory: Callable | None = None):
+        self.store = store
+        self.settings = settings or EngineSettings()
+        self._embedder_factory = embedder_factory
+        self._embedders: dict[tuple[str, int], object] = {}
+        self._lock = threading.Lock()
+
+    def active_id(self) -> str | None:
+        from valid.index.activation import active_release_id
+
+        return active_release_id(self.store)
+
+    def _embedder_for(self, release):
+        """The embedder that made the release's vectors, loaded once and reused across releases."""
+        key = (release.embedder_id, release.dimension)
+        with self._lock:
+            if key not in self._embedders:
+                given = self._embedder_factory(release) if self._embedder_factory is not None else None
+                self._embedders[key] = embedder_for(release, given)
+            return self._embedders[key]
+
+    def open(self, release_id: str) -> LibraryAnswerer:
+        from valid.index.release import open_release
+
+        release = open_release(self.store, release_id)
+        try:
+            answerer = LibraryAnswerer(release, self._embedder_for(release), self.settings, Path(self.store.root))
+            answerer.verify()
+        except Exception:
+            release.close()
+            raise
+        return answerer

@@ -1,0 +1,109 @@
+"""The HTTP contract (pydantic): requests, responses and the one error shape.
+
+The answer object itself is the answer engine's `AnswerObject`; this module adds only what the
+service needs around it. `docs/openapi.json` is generated from the app built on these models.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+
+ErrorCode = Literal[
+    "invalid_request",  # 422: the body is not JSON or does not match AskRequest
+    "question_too_long",  # 422: the question is longer than the service's limit
+    "unknown_generation",  # 422: a generation the release's subject scheme does not define
+    "body_too_large",  # 413
+    "unsupported_media_type",  # 415: the body is not application/json
+    "not_found",  # 404
+    "method_not_allowed",  # 405
+    "rate_limited",  # 429, with Retry-After
+    "saturated",  # 503, with Retry-After: every answer slot and queue place is taken
+    "not_ready",  # 503, with Retry-After: no verified release is loaded yet
+    "timeout",  # 504: the answer took longer than the request timeout
+    "internal",  # 500: a bug; details are in the server log, never in the response
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(_Model):
+    code: ErrorCode
+    message: str = Field(description="One line a person can act on. Never a stack trace.")
+    request_id: str = Field(description="Also in the X-Request-Id header and the server log.")
+
+
+class ErrorBody(_Model):
+    error: ErrorDetail
+
+
+class _AskRequestBase(_Model):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"question": "I'm on Ironwood. Which --version do I pass when I create the VM?"}]
+        },
+    )
+
+    @field_validator("question", check_fields=False)
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the question is empty")
+        return value
+
+
+def ask_request_model(max_question_chars: int) -> type[BaseModel]:
+    """AskRequest with the service's question limit in its schema (so clients can see it)."""
+    return create_model(
+        "AskRequest",
+        __base__=_AskRequestBase,
+        question=(str, Field(min_length=1, max_length=max_question_chars, description="The reader's question.")),
+        generation=(
+            str | None,
+            Field(
+                default=None,
+                max_length=64,
+                description="A generation (profile name) from the subject scheme, e.g. tpu7x. "
+                "Given: the answer is scoped to it. Omitted: the scope comes from the question.",
+            ),
+        ),
+    )
+
+
+class GenerationInfo(_Model):
+    name: str = Field(description="Profile name, the value to send as `generation`.")
+    label: str = Field(description="Display name from the subject scheme.")
+    labels: list[str] = Field(description="Every name readers use for it, display name first.")
+
+
+class ReleaseInfo(_Model):
+    release: str = Field(description="The release this service answers from now.")
+    loaded_at: str = Field(description="When this service opened and verified it (UTC, ISO 8601).")
+    generations: list[GenerationInfo]
+
+
+class Health(_Model):
+    status: Literal["ready"]
+    release: str
+
+
+class SourceChunkView(_Model):
+    id: str
+    anchor: str = Field(description="The part of the chunk id after '#': the element id on the source page.")
+    title: str
+    text: str
+    breadcrumbs: list[str]
+    line: int
+    scope: list[str]
+
+
+class SourceView(_Model):
+    release: str
+    path: str
+    generation: str | None
+    chunks: list[SourceChunkView] = Field(description="Chunks in document order (only the generation's, if given).")
+    hidden: int = Field(description="Chunks of this source not shown because they are for other generations.")
