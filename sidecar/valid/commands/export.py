@@ -1,0 +1,83 @@
+"""`valid export` and `valid schema`: thin click shells over valid.export."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from valid.errors import ConfigError
+
+
+def _profile_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    pairs = []
+    for value in values:
+        name, sep, path = value.partition("=")
+        if not sep or not name or not path:
+            raise ConfigError(f"--profile {value!r}: expected NAME=FILE.ditaval")
+        pairs.append((name, path))
+    return pairs
+
+
+@click.command("export")
+@click.argument("map_path", metavar="MAP", type=click.Path(dir_okay=False))
+@click.option("--scheme", type=click.Path(dir_okay=False), help="Subject scheme map: one profile per value.")
+@click.option("--attribute", help="The scheme's attribute to profile on (default: the only bound one).")
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    metavar="NAME=FILE.ditaval",
+    help="An explicit profile (repeatable); replaces the scheme's implied profiles.",
+)
+@click.option("--root", type=click.Path(file_okay=False), help="Doc-set root (default: the map's directory).")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), help="Output JSON-lines file.")
+def export_command(map_path, scheme, attribute, profiles, root, out):
+    """Export MAP's chunks as JSON lines, each with its scope per profile.
+
+    Each profile is preprocessed on its own (as a DITA-OT build with its DITAVAL would be), then
+    the stylesheet chunks and merges the builds. The output is written atomically: on any error
+    nothing is written.
+    """
+    from valid.export import export
+
+    progress = None
+    if sys.stderr.isatty():
+
+        def progress(message: str) -> None:
+            click.echo(f"\rvalid export: {message}\033[K", err=True, nl=False)
+
+    result = export(
+        map_path,
+        scheme=scheme,
+        attribute=attribute,
+        profiles=_profile_pairs(profiles) or None,
+        root=root,
+        out=out,
+        progress=progress,
+    )
+    if progress is not None:
+        click.echo("", err=True)
+    counts = result.header.counts
+    per = ", ".join(f"{name} {counts.per_profile.get(name, 0)}" for name in result.profiles)
+    click.echo(
+        f"wrote {result.out}: {result.chunks} chunks ({per}); "
+        f"{counts.kept_by_no_profile} kept by no profile; {len(result.warnings)} warning(s)"
+    )
+
+
+@click.command("schema")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+def schema_command(out):
+    """Print the JSON Schema of the export contract (one line: header or chunk)."""
+    from valid.export import contract_schema_json
+
+    text = contract_schema_json()
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+commands = [export_command, schema_command]

@@ -1,0 +1,490 @@
+"""Secure loading of a DITA doc set: the root map and everything it pulls in.
+
+Nothing outside the doc set is ever read. Parsing uses lxml with entity resolution, DTD loading and
+the network off; any entity declaration is refused (XXE, billion laughs), the DOCTYPE is otherwise
+ignored, XInclude is never run. References are followed from the root map only through maprefs,
+topicrefs, key definitions and conrefs, and each one is checked before the file it names is opened:
+it must stay inside the doc-set root (the root map's directory unless `root=` widens it) and must not
+use a URL scheme. Link targets (xref, link) are not loaded.
+
+Each loaded element gets what a DITA-OT 4.x map/topic reader would give it: `@class` from the
+grammar defaults (valid.dita.classes), the debug attributes `@xtrf`/`@xtrc`, and one attribute of
+VALID's own, `valid:xpath`, the element's positional path in its file. Anything VALID does not
+support is collected as a warning with file and line; nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import html.entities
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from lxml import etree
+
+from valid.contracts import ExportWarning
+from valid.dita import classes
+from valid.errors import DitaSyntaxError, MissingTargetError, UnsafeReferenceError
+
+VALID_NS = "urn:valid:dita"
+XPATH_ATTR = f"{{{VALID_NS}}}xpath"
+XINCLUDE_NS = "http://www.w3.org/2001/XInclude"
+
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_ENTITY_DECL = re.compile(rb"<!ENTITY")
+
+# Only local DITA content is loaded; other formats (html, pdf, images) are left as links.
+_DITA_FORMATS = {"dita": "dita", "ditamap": "ditamap"}
+_EXTENSION_FORMATS = {".dita": "dita", ".xml": "dita", ".ditamap": "ditamap"}
+
+
+@dataclass
+class SourceFile:
+    """One parsed and annotated source file."""
+
+    file: Path  # absolute, symlinks resolved
+    path: str  # relative to the root map's directory, '/' separated (what users and the export see)
+    job_uri: str  # relative to the doc-set root: where the file goes in a job directory
+    uri: str  # absolute file: URI, the value of @xtrf
+    format: str  # "dita" or "ditamap"
+    tree: etree._ElementTree
+
+    @property
+    def root(self) -> etree._Element:
+        return self.tree.getroot()
+
+
+@dataclass
+class DocSet:
+    root_dir: Path
+    map_dir: Path
+    root_map: SourceFile
+    files: dict[Path, SourceFile]  # in the order they were reached
+    warnings: list[ExportWarning] = field(default_factory=list)
+
+    def get(self, file: Path) -> SourceFile | None:
+        return self.files.get(file)
+
+    def display(self, file: Path) -> str:
+        return _relpath(file, self.map_dir)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A parsed @href/@conref value relative to the file it appears in."""
+
+    file: Path | None  # None: the same file (fragment-only reference)
+    fragment: str | None
+
+
+def file_uri(path: Path, directory: bool = False) -> str:
+    """DITA-OT's URI form for a local file, file:/abs/path (one slash): @xtrf, .job.xml, run document."""
+    uri = "file:" + quote(path.as_posix(), safe="/:@!$&'()*+,;=-._~")
+    return uri + "/" if directory and not uri.endswith("/") else uri
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_blank_text=False,
+    )
+
+
+def parse_secure(file: Path, display: str) -> etree._ElementTree:
+    """Parse one XML file without resolving entities, loading DTDs or touching the network.
+
+    Raises UnsafeReferenceError for any entity declaration, DitaSyntaxError for malformed XML.
+    """
+    try:
+        data = file.read_bytes()
+    except OSError as err:
+        raise MissingTargetError(display, None, f"cannot read file: {err.strerror}") from None
+    return parse_bytes(data, display, base_url=file_uri(file))
+
+
+def parse_bytes(data: bytes, display: str, base_url: str | None = None) -> etree._ElementTree:
+    # Refuse entity declarations before the parser sees them, so nothing they name is ever read.
+    line = _entity_declaration_line(data)
+    if line is not None:
+        raise UnsafeReferenceError(display, line, _ENTITY_REFUSED)
+    try:
+        root = etree.fromstring(data, _parser(), base_url=base_url)
+    except etree.XMLSyntaxError as err:
+        line = err.lineno or None
+        raise DitaSyntaxError(display, line, f"malformed XML: {_syntax_message(err)}") from None
+    tree = root.getroottree()
+    dtd = tree.docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.entities()):
+        raise UnsafeReferenceError(display, 1, _ENTITY_REFUSED)
+    return tree
+
+
+_ENTITY_REFUSED = "entity declarations are refused (no DTD or external entity is ever read)"
+_INTERNAL_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[")
+
+
+def _entity_declaration_line(data: bytes) -> int | None:
+    """Line of the first <!ENTITY in the DOCTYPE's internal subset, or None."""
+    start = _INTERNAL_SUBSET.search(data)
+    if start is None:
+        return None
+    end = data.find(b"]>", start.end())
+    match = _ENTITY_DECL.search(data, start.end(), len(data) if end < 0 else end)
+    if match is None:
+        return None
+    return data.count(b"\n", 0, match.start()) + 1
+
+
+def _syntax_message(err: etree.XMLSyntaxError) -> str:
+    msg = str(err.msg or err)
+    return re.sub(r"\s*\(.*, line \d+\)$", "", msg).rstrip(".")
+
+
+# ----------------------------------------------------------------------------- annotation
+
+
+def _qname(el: etree._Element) -> str:
+    local = etree.QName(el).localname
+    return f"{el.prefix}:{local}" if el.prefix else local
+
+
+def annotate(sf: SourceFile, warnings: list[ExportWarning]) -> None:
+    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file."""
+    root = _with_valid_namespace(sf)
+    counts: dict[str, int] = {}
+    unknown: dict[str, list[int]] = {}
+    for ent in [e for e in root.iter() if isinstance(e, etree._Entity)]:
+        _replace_entity(ent, sf, warnings)
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue  # comments and processing instructions
+        qname = _qname(el)
+        counts[qname] = counts.get(qname, 0) + 1
+        el.set("xtrf", sf.uri)
+        el.set("xtrc", f"{qname}:{counts[qname]};{el.sourceline or 0}:1")
+        ns = etree.QName(el).namespace
+        if ns == XINCLUDE_NS:
+            warnings.append(_warning(sf, el, "xinclude", "XInclude is not processed; the element is kept as is"))
+            continue
+        if el.get("class") is not None or _in_foreign(el):
+            continue
+        local = etree.QName(el).localname
+        if ns is None and local in classes.UNCLASSIFIED_BY_DESIGN:
+            continue
+        cls = classes.default_class(local) if ns is None else None
+        if cls is None:
+            unknown.setdefault(qname, []).append(el.sourceline or 0)
+            continue
+        el.set("class", cls)
+        for att, value in classes.ATTRIBUTE_DEFAULTS.get(local, {}).items():
+            if el.get(att) is None:
+                el.set(att, value)
+    _add_xpaths(root)
+    for qname, lines in unknown.items():
+        more = f" ({len(lines) - 1} more in this file)" if len(lines) > 1 else ""
+        warnings.append(
+            ExportWarning(
+                path=sf.path,
+                line=lines[0],
+                feature="unknown-element",
+                message=f"<{qname}> has no @class and is not a known DITA 1.3 element; "
+                f"it is not filtered{more}",
+            )
+        )
+
+
+def _with_valid_namespace(sf: SourceFile) -> etree._Element:
+    """Re-root the tree so the valid: prefix is declared once, on the root element."""
+    old = sf.root
+    if old.nsmap.get("valid") == VALID_NS:
+        return old
+    root = etree.Element(old.tag, attrib=dict(old.attrib), nsmap={**old.nsmap, "valid": VALID_NS})
+    root.sourceline = old.sourceline
+    root.text = old.text
+    root.extend(list(old))
+    sf.tree = root.getroottree()
+    return root
+
+
+def _in_foreign(el: etree._Element) -> bool:
+    """Inside <foreign>/<unknown> (or their specializations) markup is not DITA and not classified."""
+    for anc in el.iterancestors():
+        cls = anc.get("class") or ""
+        if classes.FOREIGN in cls or classes.UNKNOWN in cls:
+            return True
+    return False
+
+
+def _replace_entity(ent: etree._Entity, sf: SourceFile, warnings: list[ExportWarning]) -> None:
+    # With no DTD, a named entity such as &nbsp; stays a reference; writing it back would make the
+    # job file unparseable. Use the HTML character of that name when there is one, else drop it.
+    name = ent.name
+    char = html.entities.html5.get(f"{name};", "")
+    warnings.append(
+        ExportWarning(
+            path=sf.path,
+            line=ent.sourceline or 0,
+            feature="entity",
+            message=f"entity reference &{name}; is not declared (no DTD is read); "
+            + (f"replaced by U+{ord(char[0]):04X}" if char else "dropped"),
+        )
+    )
+    parent = ent.getparent()
+    text = char + (ent.tail or "")
+    prev = ent.getprevious()
+    if prev is not None:
+        prev.tail = (prev.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+    parent.remove(ent)
+
+
+def _add_xpaths(root: etree._Element) -> None:
+    root.set(XPATH_ATTR, f"/{etree.QName(root).localname}[1]")
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        base = parent.get(XPATH_ATTR)
+        seen: dict[str, int] = {}
+        for child in parent:
+            if not isinstance(child.tag, str):
+                continue
+            seen[child.tag] = seen.get(child.tag, 0) + 1
+            child.set(XPATH_ATTR, f"{base}/{etree.QName(child).localname}[{seen[child.tag]}]")
+            stack.append(child)
+
+
+def _warning(sf: SourceFile, el: etree._Element, feature: str, message: str) -> ExportWarning:
+    return ExportWarning(path=sf.path, line=el.sourceline or 0, feature=feature, message=message)
+
+
+# ----------------------------------------------------------------------------- references
+
+
+def split_href(href: str) -> tuple[str, str | None]:
+    path, sep, fragment = href.partition("#")
+    return path, (fragment if sep else None)
+
+
+def has_url_scheme(href: str) -> bool:
+    return bool(_URL_SCHEME.match(href))
+
+
+def reference_format(el: etree._Element, href_path: str) -> str | None:
+    """'dita', 'ditamap' or None (not DITA content) for a reference's target."""
+    fmt = el.get("format")
+    if fmt:
+        return _DITA_FORMATS.get(fmt)
+    return _EXTENSION_FORMATS.get(os.path.splitext(href_path)[1].lower())
+
+
+def is_external(el: etree._Element) -> bool:
+    return el.get("scope") in ("external", "peer")
+
+
+def resolve_reference(
+    source_file: Path, display: str, el: etree._Element, attr: str, value: str, root_dir: Path
+) -> Reference:
+    """Check one local reference and return its absolute target; refuse anything unsafe."""
+    path, fragment = split_href(value)
+    line = el.sourceline
+    if has_url_scheme(value):
+        raise UnsafeReferenceError(
+            display,
+            line,
+            f"@{attr}='{value}' uses a URL scheme; local DITA content must be a relative path "
+            "(mark web links scope=\"external\")",
+        )
+    if not path:
+        return Reference(None, fragment)
+    if path.startswith("/") or path.startswith("\\"):
+        raise UnsafeReferenceError(display, line, f"@{attr}='{value}' is an absolute path; use a relative one")
+    target = (source_file.parent / unquote(path)).resolve()
+    if not target.is_relative_to(root_dir):
+        raise UnsafeReferenceError(
+            display,
+            line,
+            f"@{attr}='{value}' points outside the doc-set root; widen it with --root if this is intended",
+        )
+    return Reference(target, fragment)
+
+
+def _relpath(file: Path, base: Path) -> str:
+    return Path(os.path.relpath(file, base)).as_posix()
+
+
+def find_fragment(root: etree._Element, fragment: str, context: etree._Element | None = None):
+    """The element a DITA fragment identifier names inside a file, or None.
+
+    'topicid' names a topic (or, in a map, any element with that id); 'topicid/elementid' an element
+    inside that topic; './elementid' an element inside the topic that contains `context`.
+    """
+    if "/" in fragment:
+        topic_id, _, element_id = fragment.partition("/")
+        if topic_id == ".":
+            topic = _enclosing_topic(context) if context is not None else None
+        else:
+            topic = _find_topic(root, topic_id)
+        if topic is None:
+            return None
+        for el in topic.iter():
+            if isinstance(el.tag, str) and el.get("id") == element_id and _enclosing_topic(el) is topic:
+                return el
+        return None
+    topic = _find_topic(root, fragment)
+    if topic is not None:
+        return topic
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.get("id") == fragment:
+            return el
+    return None
+
+
+def _find_topic(root: etree._Element, topic_id: str):
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.get("id") == topic_id and classes.has_class(el, classes.TOPIC):
+            return el
+    return None
+
+
+def _enclosing_topic(el: etree._Element):
+    for anc in el.iterancestors():
+        if classes.has_class(anc, classes.TOPIC):
+            return anc
+    return None
+
+
+def first_topic(root: etree._Element):
+    """The first topic of a file: its root, or the first topic inside a <dita> wrapper."""
+    if classes.has_class(root, classes.TOPIC):
+        return root
+    for child in root:
+        if isinstance(child.tag, str) and classes.has_class(child, classes.TOPIC):
+            return child
+    return None
+
+
+# ----------------------------------------------------------------------------- loading
+
+
+def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) -> DocSet:
+    """Load the root map and every map, topic and conref target it reaches, securely."""
+    given = Path(map_path)
+    map_file = given.resolve()
+    if not map_file.is_file():
+        raise MissingTargetError(str(given), None, "root map not found")
+    root_dir = Path(root).resolve() if root is not None else map_file.parent
+    if not root_dir.is_dir():
+        raise MissingTargetError(str(root), None, "doc-set root is not a directory")
+    if not map_file.is_relative_to(root_dir):
+        raise UnsafeReferenceError(str(given), None, "the root map is outside the doc-set root given with --root")
+    map_dir = map_file.parent
+    warnings: list[ExportWarning] = []
+    files: dict[Path, SourceFile] = {}
+    queue: list[tuple[Path, str]] = [(map_file, "ditamap")]
+    conrefs: list[tuple[SourceFile, etree._Element, Reference]] = []
+    while queue:
+        file, fmt = queue.pop(0)
+        if file in files:
+            continue
+        display = _relpath(file, map_dir)
+        tree = parse_secure(file, display)
+        sf = SourceFile(
+            file=file,
+            path=display,
+            job_uri=_relpath(file, root_dir),
+            uri=file_uri(file),
+            format=fmt,
+            tree=tree,
+        )
+        annotate(sf, warnings)
+        files[file] = sf
+        for ref, target_fmt, el, attr in _references(sf, root_dir, warnings):
+            if ref.file is not None:
+                if not ref.file.is_file():
+                    raise MissingTargetError(
+                        sf.path, el.sourceline, f"@{attr}='{el.get(attr)}' names a file that does not exist"
+                    )
+                queue.append((ref.file, target_fmt))
+            if attr == "conref":
+                conrefs.append((sf, el, ref))
+    docset = DocSet(root_dir=root_dir, map_dir=map_dir, root_map=files[map_file], files=files, warnings=warnings)
+    _check_conref_targets(docset, conrefs)
+    return docset
+
+
+def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
+    """Yield (reference, target format, element, attribute) for every reference to follow."""
+    is_map = sf.format == "ditamap"
+    for el in sf.root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        cls = el.get("class") or ""
+        if el.get("conref") is not None:
+            ref = resolve_reference(sf.file, sf.path, el, "conref", el.get("conref"), root_dir)
+            # @format describes @href, not @conref: the target's kind comes from its extension.
+            fmt = _EXTENSION_FORMATS.get(os.path.splitext(split_href(el.get("conref"))[0])[1].lower(), "dita")
+            yield ref, fmt, el, "conref"
+            if el.get("conaction"):
+                warnings.append(
+                    _warning(sf, el, "conaction", "conref push (@conaction) is not supported; the element is removed")
+                )
+        if el.get("conrefend") is not None and el.get("conref") is None:
+            warnings.append(_warning(sf, el, "conrefend", "@conrefend without @conref is ignored"))
+        if not is_map:
+            continue
+        if el.get("keyscope"):
+            warnings.append(
+                _warning(sf, el, "keyscope", "key scopes are not supported; keys are treated as one flat key space")
+            )
+        if " ditavalref-d/ditavalref " in cls:
+            warnings.append(
+                _warning(sf, el, "ditavalref", "branch filtering (ditavalref) is not supported; the branch is not filtered by it")
+            )
+            continue
+        if " map/navref " in cls or " mapgroup-d/anchorref " in cls or " mapgroup-d/topicsetref " in cls:
+            name = etree.QName(el).localname
+            warnings.append(_warning(sf, el, name, f"<{name}> is not supported; its target is not loaded"))
+            continue
+        if classes.TOPICREF not in cls or el.get("href") is None:
+            continue
+        href = el.get("href")
+        if el.get("copy-to"):
+            warnings.append(_warning(sf, el, "copy-to", "@copy-to is not supported; the topic is used under its own name"))
+        if is_external(el):
+            continue
+        fmt = reference_format(el, split_href(href)[0])
+        if fmt is None:
+            if not has_url_scheme(href):
+                warnings.append(
+                    _warning(sf, el, "non-dita-reference", f"'{href}' is not DITA content; it is not exported")
+                )
+            continue
+        ref = resolve_reference(sf.file, sf.path, el, "href", href, root_dir)
+        yield ref, fmt, el, "href"
+
+
+def _check_conref_targets(docset: DocSet, conrefs) -> None:
+    for sf, el, ref in conrefs:
+        target = sf if ref.file is None else docset.files[ref.file]
+        if not ref.fragment:
+            raise MissingTargetError(sf.path, el.sourceline, f"@conref='{el.get('conref')}' has no fragment identifier")
+        if find_fragment(target.root, ref.fragment, el) is None:
+            raise MissingTargetError(
+                sf.path, el.sourceline, f"@conref='{el.get('conref')}': no element with that id in {target.path}"
+            )
+        end = el.get("conrefend")
+        if end is not None:
+            end_ref = resolve_reference(sf.file, sf.path, el, "conrefend", end, docset.root_dir)
+            end_file = target if end_ref.file is None else docset.files.get(end_ref.file)
+            if end_file is None or not end_ref.fragment or find_fragment(end_file.root, end_ref.fragment, el) is None:
+                raise MissingTargetError(sf.path, el.sourceline, f"@conrefend='{end}' names no element")

@@ -1,0 +1,360 @@
+"""`valid export`: DITA doc set -> JSON-lines chunk export with per-profile scope.
+
+load (securely) -> validate profiling values against the subject scheme -> one preprocessed job
+directory per profile, plus `_unfiltered` -> run document -> the XSLT stylesheet (valid.xslt) ->
+every line validated against valid.contracts -> the output written atomically.
+
+`scope[P]` is exact by construction: each profile is filtered on its own, as a DITA-OT build with
+P's DITAVAL would be, and the stylesheet merges the filtered builds by chunk identity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+from pydantic import TypeAdapter, ValidationError
+
+from valid import __version__
+from valid.contracts import Chunk, ExportHeader, ExportWarning
+from valid.dita.ditaval import parse_ditaval
+from valid.dita.loader import DocSet, file_uri, load
+from valid.dita.preprocess import UNFILTERED, preprocess
+from valid.dita.scheme import SubjectScheme, load_scheme
+from valid.errors import ConfigError, DitavalError, ExportContractError
+
+_PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One build: a name, the DITAVAL it is built with (bytes, as digested) and its labels."""
+
+    name: str
+    ditaval: bytes
+    source: str  # the DITAVAL's file name, or "subject scheme"
+    labels: tuple[str, ...]
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.ditaval).hexdigest()
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    out: Path
+    header: ExportHeader
+    chunks: int
+    profiles: tuple[str, ...]
+
+    @property
+    def warnings(self) -> list[ExportWarning]:
+        return list(self.header.warnings)
+
+
+def export(
+    map_path: str | os.PathLike,
+    *,
+    scheme: str | os.PathLike | None = None,
+    attribute: str | None = None,
+    profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None = None,
+    root: str | os.PathLike | None = None,
+    out: str | os.PathLike,
+    progress: Progress | None = None,
+) -> ExportResult:
+    """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
+
+    Profiles come from `profiles` (name -> DITAVAL file) or, without them, from the subject scheme:
+    one per value of `attribute` (default: the only attribute the scheme binds).
+    """
+    say = progress or (lambda _msg: None)
+    out = Path(out)
+    if not out.parent.is_dir():
+        raise ConfigError(f"{out}: the output directory does not exist")
+    say("loading the doc set")
+    docset = load(map_path, root=root)
+    subject_scheme = load_scheme(scheme) if scheme is not None else None
+    if subject_scheme is not None:
+        subject_scheme.validate(docset)
+    chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
+    ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
+
+    work = Path(tempfile.mkdtemp(prefix="valid-export-"))
+    try:
+        warnings = list(docset.warnings)
+        jobs: dict[str, Path] = {}
+        for index, profile in enumerate(chosen, 1):
+            say(f"preprocessing profile {profile.name} ({index}/{len(chosen)})")
+            ditaval = ditavals[profile.name]
+            warnings += [
+                ExportWarning(path=ditaval.source, line=line, feature=feature, message=message)
+                for line, feature, message in ditaval.warnings
+            ]
+            job = preprocess(docset, ditaval, work / f"profile-{index}", name=profile.name)
+            warnings += job.warnings
+            jobs[profile.name] = job.job_file
+        say("preprocessing the unfiltered build")
+        unfiltered = preprocess(docset, None, work / UNFILTERED, name=UNFILTERED)
+        run_document = work / "run.xml"
+        write_run_document(
+            run_document,
+            docset=docset,
+            profiles=chosen,
+            jobs=jobs,
+            unfiltered=unfiltered.job_file,
+            scheme=subject_scheme,
+            attribute=header_attribute,
+            warnings=_unique(warnings),
+        )
+        say("chunking and merging (XSLT)")
+        text = _xslt().run_export(str(run_document))
+        header, chunks = validate_lines(text, [p.name for p in chosen])
+        say(f"writing {out.name}")
+        _write_atomically(out, text)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return ExportResult(out=out, header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
+
+
+# ----------------------------------------------------------------------------- profiles
+
+
+def resolve_profiles(
+    subject_scheme: SubjectScheme | None,
+    attribute: str | None,
+    profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None,
+) -> tuple[list[Profile], str | None]:
+    """The profiles of an export and the header's `attribute` (set when they come from the scheme)."""
+    pairs = list(profiles.items() if isinstance(profiles, Mapping) else profiles or [])
+    if pairs:
+        chosen: list[Profile] = []
+        for name, path in pairs:
+            if not _PROFILE_NAME.match(name) or name == UNFILTERED:
+                raise ConfigError(f"profile name {name!r} must be letters, digits, '.', '_' or '-'")
+            if any(p.name == name for p in chosen):
+                raise ConfigError(f"profile {name!r} is given twice")
+            path = Path(path)
+            try:
+                data = path.read_bytes()
+            except OSError as err:
+                raise DitavalError(f"{path}: cannot read DITAVAL: {err.strerror}") from None
+            parse_ditaval(data, str(path))  # fail early, with file and line, on a DITAVAL that cannot be used
+            labels = subject_scheme.labels(name) if subject_scheme is not None else [name]
+            chosen.append(Profile(name, data, str(path), tuple(labels)))
+        return chosen, None
+    if subject_scheme is None:
+        raise ConfigError("no profiles: give --scheme FILE (one profile per value) or --profile NAME=FILE.ditaval")
+    bound = subject_scheme.attributes()
+    if attribute is None:
+        if len(bound) != 1:
+            raise ConfigError(
+                f"the subject scheme binds {len(bound)} attributes ({', '.join(bound) or 'none'}); choose one with --attribute"
+            )
+        attribute = bound[0]
+    elif attribute not in bound:
+        raise ConfigError(
+            f"the subject scheme does not bind @{attribute} (it binds: {', '.join(bound) or 'nothing'})"
+        )
+    values = subject_scheme.profile_values(attribute)
+    if not values:
+        raise ConfigError(f"the subject scheme declares no values for @{attribute}")
+    chosen = [
+        Profile(
+            value,
+            subject_scheme.implied_ditaval(attribute, value).encode("utf-8"),
+            "subject scheme",
+            tuple(subject_scheme.labels(value)),
+        )
+        for value in values
+    ]
+    return chosen, attribute
+
+
+# ----------------------------------------------------------------------------- run document
+
+
+def write_run_document(
+    path: Path,
+    *,
+    docset: DocSet,
+    profiles: list[Profile],
+    jobs: Mapping[str, Path],
+    unfiltered: Path,
+    scheme: SubjectScheme | None,
+    attribute: str | None,
+    warnings: list[ExportWarning],
+    stylesheet_digest: str | None = None,
+) -> None:
+    """The input of xsl/valid-index.xsl (docs/architecture.md, "The run document")."""
+    if stylesheet_digest is None:
+        stylesheet_digest = _xslt().stylesheet_digest()
+    run = etree.Element(
+        "valid-run",
+        {
+            "schema-version": "1.0",
+            "exporter-version": __version__,
+            "stylesheet-digest": stylesheet_digest,
+            "scheme-digest": scheme.digest if scheme is not None else "",
+            "source-commit": source_commit(docset.map_dir) or "",
+            "map": docset.root_map.file.name,
+            "attribute": attribute or "",
+            "src-base": file_uri(docset.map_dir, directory=True),
+        },
+    )
+    for profile in profiles:
+        el = etree.SubElement(
+            run, "profile", name=profile.name, job=file_uri(jobs[profile.name]), **{"ditaval-digest": profile.digest}
+        )
+        for label in profile.labels:
+            etree.SubElement(el, "label").text = label
+    etree.SubElement(run, "unfiltered", job=file_uri(unfiltered))
+    if scheme is not None:
+        etree.SubElement(run, "scheme", href=file_uri(scheme.file))
+    for w in warnings:
+        etree.SubElement(run, "warning", path=w.path, line=str(w.line), feature=w.feature).text = w.message
+    path.write_bytes(etree.tostring(run, xml_declaration=True, encoding="UTF-8", pretty_print=True))
+
+
+def source_commit(directory: Path) -> str | None:
+    """git HEAD of the directory's repository, or None (never fails)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(directory), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            env=env,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", commit) else None
+
+
+def _unique(warnings: list[ExportWarning]) -> list[ExportWarning]:
+    seen = set()
+    result = []
+    for w in warnings:
+        key = (w.path, w.line, w.feature, w.message)
+        if key not in seen:
+            seen.add(key)
+            result.append(w)
+    return sorted(result, key=lambda w: (w.path, w.line, w.feature, w.message))
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def validate_lines(text: str, profile_names: list[str]) -> tuple[ExportHeader, int]:
+    """Check every line against the contract; ExportContractError names the first bad line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise ExportContractError("export line 1: the stylesheet wrote nothing (expected a header line)")
+    try:
+        header = ExportHeader.model_validate_json(lines[0])
+    except ValidationError as err:
+        raise ExportContractError(f"export line 1 (header): {_first_error(err)}") from None
+    if [p.name for p in header.profiles] != profile_names:
+        raise ExportContractError(
+            f"export line 1 (header): profiles {[p.name for p in header.profiles]} != requested {profile_names}"
+        )
+    ids = set()
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            chunk = Chunk.model_validate_json(line)
+        except ValidationError as err:
+            raise ExportContractError(f"export line {number} (chunk): {_first_error(err)}") from None
+        if list(chunk.scope) != profile_names:
+            raise ExportContractError(f"export line {number} ({chunk.id}): scope keys {list(chunk.scope)} != {profile_names}")
+        if hashlib.sha256(chunk.text.encode("utf-8")).hexdigest() != chunk.digest:
+            raise ExportContractError(f"export line {number} ({chunk.id}): digest is not sha256 of the text")
+        if chunk.id in ids:
+            raise ExportContractError(f"export line {number}: duplicate chunk id {chunk.id}")
+        ids.add(chunk.id)
+    if header.counts.chunks != len(lines) - 1:
+        raise ExportContractError(
+            f"export line 1 (header): counts.chunks={header.counts.chunks} but {len(lines) - 1} chunk lines follow"
+        )
+    return header, len(lines) - 1
+
+
+def _first_error(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "line"
+    return f"{where}: {first.get('msg')} ({err.error_count()} error(s))"
+
+
+def _write_atomically(out: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _xslt():
+    try:
+        from valid import xslt
+    except ModuleNotFoundError as err:  # the stylesheet runner is built separately
+        if err.name != "valid.xslt":
+            raise
+        raise ConfigError("valid.xslt (the stylesheet runner) is not installed in this checkout") from None
+    return xslt
+
+
+# ----------------------------------------------------------------------------- contract schema
+
+
+def contract_schema() -> dict:
+    """JSON Schema of one export line (header or chunk), generated from valid.contracts."""
+    from typing import Annotated, Union
+
+    from pydantic import Field
+
+    line = Annotated[Union[ExportHeader, Chunk], Field(discriminator="kind")]
+    schema = TypeAdapter(line).json_schema(mode="validation")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "VALID export line",
+        "description": "One line of a `valid export` JSON-lines file: the first line is the header "
+        "(kind=header), every other line a chunk (kind=chunk). Generated from valid.contracts by "
+        "`valid schema`; do not edit by hand.",
+        **schema,
+    }
+
+
+def contract_schema_json() -> str:
+    return json.dumps(contract_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = [
+    "ExportResult",
+    "Profile",
+    "contract_schema",
+    "contract_schema_json",
+    "export",
+    "resolve_profiles",
+    "source_commit",
+    "validate_lines",
+    "write_run_document",
+]
