@@ -97,3 +97,18 @@ def test_resolution_is_deterministic():
     question = "Ironwood vs Trillium vs v5p-8 vs TPU v4"
     assert scope(question) == scope(question)
     assert scope(question).profiles == ["v5p", "v6e", "tpu7x"]
+
+
+@pytest.mark.parametrize(
+    "question, profile, word",
+    [("a single-host Trilium VM", "v6e", "Trilium"), ("per Ironwod VM", "tpu7x", "Ironwod"), ("Irnowood chips", "tpu7x", "Irnowood")],
+)
+def test_a_one_letter_slip_in_a_long_alphabetic_name_still_matches(question, profile, word):
+    result = scope(question)
+    assert result.profiles == [profile]
+    assert result.matched == [word]
+
+
+@pytest.mark.parametrize("question", ["What about v5e?", "Trillion parameters", "Ironworks", "Is v6 fine?"])
+def test_names_with_digits_and_ordinary_words_never_match_fuzzily(question):
+    assert scope(question).profiles == []

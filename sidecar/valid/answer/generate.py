@@ -25,6 +25,7 @@ from valid.errors import ConfigError
 
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import SYSTEM_INSTRUCTION, GenerationRequest, build_prompt, response_schema
+from valid.answer.text import terms, with_typos_resolved
 
 DEFAULT_GEMINI_MODEL = "gemini-3.8-flash"
 
@@ -39,34 +40,9 @@ class Generator(Protocol):
 
 # -- offline extractive -------------------------------------------------------------------------
 
-_STOPWORDS = frozenset(
-    """a an and are as at be by can do does for from has have how i i'm if in into is it its my of on one or
-    per so that the their them there these this to use using was we what when where which who why will with
-    you your im am me should need want run running""".split()
-)
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-_.=][a-z0-9]+)*")
 _STEP_START = re.compile(r"^(\d+)\.\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
-
-
-def _stem(word: str) -> str:
-    for suffix, repl, min_len in (("ies", "y", 5), ("sses", "ss", 5), ("es", "", 5), ("s", "", 4), ("ing", "", 6), ("ed", "", 5)):
-        if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + repl
-    return word
-
-
-def terms(text: str) -> set[str]:
-    """Index terms: technical tokens whole (v2-alpha-tpuv6e) and split into parts, stemmed words."""
-    out: set[str] = set()
-    for token in _TOKEN.findall(text.lower().replace("’", "'")):
-        parts = re.split(r"[-_.=]", token)
-        if len(parts) > 1:
-            out.add(token)
-        for part in parts:
-            if part and part not in _STOPWORDS:
-                out.add(_stem(part))
-    return out
+PARAGRAPH_UNIT_MAX = 320  # a paragraph up to this many characters is one unit; longer ones are split
 
 
 @dataclass(frozen=True)
@@ -76,120 +52,157 @@ class Unit:
     kind: str  # sentence | item | step | row
     text: str  # as shown to the reader; its values are verbatim from the chunk
     chunk_id: str
-
-
-def _blocks(text: str) -> list[list[str]]:
-    blocks, current = [], []
-    for line in text.splitlines():
-        if line.strip():
-            current.append(line)
-        elif current:
-            blocks.append(current)
-            current = []
-    if current:
-        blocks.append(current)
-    return blocks
+    context: str = ""  # words that describe the unit without being shown (a table row's header)
 
 
 def split_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
-    """A chunk's text → reader-sized units, each verbatim (table rows: 'header: cell; ...')."""
+    """A chunk's text → reader-sized units: task steps (with their indented info and code), table
+    rows, list items, short paragraphs (long ones split into sentences) and code blocks. Every
+    value in a unit is verbatim from the chunk."""
     units: list[Unit] = []
+    step: list[str] = []
+    paragraph: list[str] = []
 
-    def add(kind: str, text: str) -> None:
-        text = text.strip()
-        if text:
-            units.append(Unit(chunk_rank, len(units), kind, text, chunk.id))
+    def add(kind: str, text: str, context: str = "") -> None:
+        if text.strip():
+            units.append(Unit(chunk_rank, len(units), kind, text.strip("\n").rstrip(), chunk.id, context))
 
-    for block in _blocks(chunk.text):
-        if any(_STEP_START.match(line) for line in block):
-            # A numbered step with its indented info, code and sub-steps.
-            current: list[str] = []
-            for line in block:
-                if _STEP_START.match(line) and current:
-                    add("step", _STEP_START.sub("", "\n".join(current), count=1))
-                    current = []
-                current.append(line)
-            add("step", _STEP_START.sub("", "\n".join(current), count=1))
-        elif len(block) > 1 and all(" | " in line for line in block):
-            header = [cell.strip() for cell in block[0].split(" | ")]
-            for line in block[1:]:
-                cells = [cell.strip() for cell in line.split(" | ")]
-                if len(cells) == len(header):
-                    add("row", "; ".join(f"{h}: {c}" for h, c in zip(header, cells)))
-                else:
-                    add("row", line)
+    def flush_step() -> None:
+        if step:
+            add("step", _STEP_START.sub("", "\n".join(step).strip(), count=1))
+            step.clear()
+
+    def flush_paragraph() -> None:
+        if paragraph:
+            text = "\n".join(paragraph)
+            if len(text) <= PARAGRAPH_UNIT_MAX or "\n" in text.strip():
+                add("paragraph", text)  # short prose, or verbatim code lines: keep whole
+            else:
+                for sentence in _SENTENCE_END.split(text.strip()):
+                    add("sentence", sentence)
+            paragraph.clear()
+
+    previous_row = False
+    header = ""
+    for line in chunk.text.splitlines():
+        if _STEP_START.match(line):
+            flush_paragraph()
+            flush_step()
+            step.append(line)
+            continue
+        if step and (not line.strip() or line[:1].isspace()):
+            step.append(line)  # the step's info, example or code
+            continue
+        flush_step()
+        stripped = line.strip()
+        if not stripped:
+            flush_paragraph()
+            previous_row = False
+            continue
+        if " | " in stripped:
+            flush_paragraph()
+            if previous_row:
+                add("row", stripped, header)
+            else:
+                header = stripped  # the header row of a table
+            previous_row = True
+            continue
+        previous_row = False
+        if stripped.startswith(("- ", "* ")):
+            flush_paragraph()
+            add("item", stripped[2:])
         else:
-            for line in block:
-                stripped = line.strip()
-                if stripped.startswith(("- ", "* ")):
-                    add("item", stripped[2:])
-                elif line.startswith((" ", "\t")) and units:
-                    # Verbatim code or continuation: keep it with what precedes it.
-                    last = units.pop()
-                    units.append(Unit(last.chunk_rank, last.position, last.kind, last.text + "\n" + line, last.chunk_id))
-                else:
-                    for sentence in _SENTENCE_END.split(stripped):
-                        add("sentence", sentence)
+            paragraph.append(line)
+    flush_paragraph()
+    flush_step()
     return units
 
 
 class OfflineExtractive:
-    """Deterministic extractive answers: the best in-scope units, verbatim, each citing its chunk."""
+    """Deterministic extractive answers: the best in-scope units, verbatim, each citing its chunk.
+
+    Units are scored by the question's terms they (and their chunk's title, at half weight) contain,
+    weighted by rarity among the units, with a mild preference for short units and for content
+    profiled for exactly this answer's generations over shared content.
+    """
 
     name = "offline"
     model = None
     deterministic = True
 
-    def __init__(self, max_steps: int = 3, keep_ratio: float = 0.5):
+    def __init__(self, max_steps: int = 3, keep_ratio: float = 0.6, specific_boost: float = 1.5):
         self.max_steps = max_steps
         self.keep_ratio = keep_ratio
+        self.specific_boost = specific_boost
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
+        chunks = {chunk.id: chunk for chunk in request.chunks}
         units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
         if not units:
             return []
         # The generation's own names decide nothing here: every chunk is already in scope.
-        ignore = set()
-        for name in [*request.scope, *request.labels]:
+        # Nor do the words that named them in the question (a machine type, a code name).
+        ignore: set[str] = set()
+        for name in [*request.scope, *request.labels, *request.matched]:
             ignore |= terms(name)
-        wanted = terms(request.question) - ignore
-        unit_terms = [terms(u.text) for u in units]
+        unit_terms = [terms(u.text + "\n" + u.context) for u in units]
+        title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
+        vocabulary = set().union(*unit_terms, *title_terms.values())
+        wanted = with_typos_resolved(terms(request.question) - ignore, vocabulary) - ignore
         df: dict[str, int] = {}
-        for ts in unit_terms:
-            for t in ts & wanted:
+        for ts, unit in zip(unit_terms, units):
+            for t in (ts | title_terms[unit.chunk_id]) & wanted:
                 df[t] = df.get(t, 0) + 1
         n = len(units)
+        scope = set(request.scope)
         scored = []
         for unit, ts in zip(units, unit_terms):
-            hits = ts & wanted
-            if not hits:
+            own = ts & wanted
+            from_title = (title_terms[unit.chunk_id] & wanted) - own
+            if not own and not from_title:
                 continue
-            weight = sum(math.log(1 + n / df[t]) for t in hits)
-            # Prefer short, dense units and higher-ranked chunks, mildly.
+            weight = sum(math.log(1 + n / df[t]) for t in own) + 0.5 * sum(math.log(1 + n / df[t]) for t in from_title)
+            if set(chunks[unit.chunk_id].scope) == scope:
+                weight *= self.specific_boost
             score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
             scored.append((score, unit))
         scored.sort(key=lambda su: (-su[0], su[1].chunk_rank, su[1].position))
         return scored
 
+    def _best_sentence(self, text: str, request: GenerationRequest) -> str:
+        """The answer line: the sentence of the best unit that holds most of the question's terms."""
+        first_line = text.strip().splitlines()[0]
+        sentences = _SENTENCE_END.split(first_line)
+        ignore: set[str] = set()
+        for name in [*request.scope, *request.labels, *request.matched]:
+            ignore |= terms(name)
+        wanted = terms(request.question) - ignore
+        wanted = with_typos_resolved(wanted, terms(text))
+        return max(sentences, key=lambda sentence: len(terms(sentence) & wanted))
+
     def generate(self, request: GenerationRequest) -> Draft:
-        rejected = set()
+        rejected: set[str] = set()
+        rejected_answers: set[str] = set()
         if request.previous is not None:
             failed = {f.step for f in request.failures}
             rejected = {s.text for i, s in enumerate(request.previous.steps) if i in failed}
             if -1 in failed:
-                rejected.add(request.previous.answer)
-        scored = [(s, u) for s, u in self.rank_units(request) if u.text not in rejected]
+                rejected_answers.add(request.previous.answer)
+        scored = [
+            (s, u)
+            for s, u in self.rank_units(request)
+            if u.text not in rejected and not any(answer in u.text for answer in rejected_answers if answer)
+        ]
         if not scored:
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
         best = scored[0][0]
-        chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps + 1]
-        top = chosen[0]
-        rest = chosen[1:] or [top]
-        rest.sort(key=lambda u: (u.chunk_rank, u.position))
+        chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
+        answer = self._best_sentence(chosen[0].text, request)
+        chosen.sort(key=lambda u: (u.chunk_rank, u.position))
         return Draft(
             scope=list(request.scope),
-            answer=top.text if top not in rest else top.text.splitlines()[0],
-            steps=[DraftStep(text=u.text, cite=u.chunk_id) for u in rest[: self.max_steps]],
+            answer=answer,
+            steps=[DraftStep(text=u.text, cite=u.chunk_id) for u in chosen],
             model=None,
             calls=1,
         )

@@ -46,6 +46,7 @@ class GenerationRequest(BaseModel):
     question: str
     scope: list[str]
     labels: list[str]
+    matched: list[str] = []  # the question's words that named the generation (scope, not content)
     chunks: list[EvidenceChunk]
     previous: Draft | None = None
     failures: list[StepFailure] = []

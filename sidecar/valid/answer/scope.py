@@ -7,6 +7,10 @@ possessive 's, so "TPU7X", "tpu 7x", "TPU-7x" and "Ironwood's" all match. A word
 profile name followed by "-" or "_" is an accelerator or machine type of that generation (v6e-8,
 tpu7x-standard-4t).
 
+A one-letter slip in a long, purely alphabetic name (Trilium, Ironwod) still matches: such names
+(seven letters or more, no digits) are far from any ordinary word and from each other, while names
+with digits (v5p, v5e, v6e) differ from one another by one character and so must match exactly.
+
 A generation-like name that the scheme does not know (TPU v4, v5e, v3-8) is reported in `unknown`,
 so the answer refuses instead of borrowing another generation's content.
 """
@@ -21,6 +25,7 @@ from valid.contracts import ProfileInfo
 from valid.errors import ValidError
 
 from valid.answer.models import ScopeResolution
+from valid.answer.text import one_edit_apart
 
 # The longest label, in words, we try to match ("Cloud TPU Ironwood" is 3).
 _MAX_WINDOW = 5
@@ -78,6 +83,16 @@ def _vocabulary(profiles: Sequence[ProfileInfo]) -> dict[str, str]:
     return vocab
 
 
+_FUZZY_MIN = 7
+
+
+def _fuzzy_profile(word: _Word, vocab: dict[str, str]) -> str | None:
+    if len(word.norm) < _FUZZY_MIN or not word.norm.isalpha():
+        return None
+    hits = {profile for key, profile in vocab.items() if len(key) >= _FUZZY_MIN and key.isalpha() and one_edit_apart(word.norm, key)}
+    return hits.pop() if len(hits) == 1 else None
+
+
 def _accelerator_profile(word: _Word, profiles: Sequence[ProfileInfo]) -> str | None:
     for profile in profiles:
         name = profile.name.lower()
@@ -119,9 +134,9 @@ def resolve_scope(
                 used[j] = True
             i += size
             continue
-        accelerator = _accelerator_profile(words[i], profiles)
-        if accelerator:
-            found.add(accelerator)
+        profile = _accelerator_profile(words[i], profiles) or _fuzzy_profile(words[i], vocab)
+        if profile:
+            found.add(profile)
             matched.append(words[i].raw)
             used[i] = True
         i += 1
@@ -158,3 +173,17 @@ def validate_generation(name: str, profiles: Sequence[ProfileInfo]) -> str:
         return vocab[key]
     valid = ", ".join(f"{p.name} ({p.labels[0]})" if p.labels else p.name for p in profiles)
     raise UnknownGenerationError(f"unknown generation {name!r}; the subject scheme defines: {valid}")
+
+
+def without_matched(question: str, matched: Sequence[str]) -> str:
+    """The question without the words that named its generations, for searching inside the scope.
+
+    Inside one generation's scope those words carry no information, and embedding models know
+    little about code names such as Trillium or Ironwood, so they would only blur the query.
+    Returns the question unchanged when nothing else would remain.
+    """
+    text = question
+    for word in sorted(set(matched), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?:['’]s)?(?![\w-])", " ", text)
+    text = " ".join(text.split())
+    return text if re.search(r"\w", text) else question

@@ -1,0 +1,460 @@
+"""The answer loop and refuse_or_ask: from a question to an answer, a choice, or a refusal.
+
+    question ─ resolve_scope ─┬─ unknown generation named ───────────────────────────► refuse
+                              ├─ no generation: search every generation (each in its own scope)
+                              │    ├─ nothing relevant anywhere ──────────────────────► refuse
+                              │    ├─ only content shared by every generation answers ► answer (scope: all)
+                              │    └─ the in-scope answers differ by generation ──────► ask (choices)
+                              └─ one or more generations: per generation
+                                   retrieve_in_scope ─ nothing relevant ──────────────► refuse (gap issue)
+                                   generate ─ check ─ pass ───────────────────────────► answer
+                                                  └─ fail: revise with reasons, same chunks, ≤ 2 times
+                                                           └─ still failing ─────────► refuse (gap issue)
+
+The model phrases; the checks decide. A failure never widens the search: a revision gets exactly the
+chunks of the first attempt. Every question, whatever its outcome, is logged with its cost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Collection, Mapping, Protocol, Sequence
+
+from valid.contracts import ProfileInfo
+
+from valid.answer.check import OwnedLookup, check_answer
+from valid.answer.generate import Generator
+from valid.answer.log import QuestionLog
+from valid.answer.models import (
+    AnswerObject,
+    CheckReport,
+    Choice,
+    Draft,
+    GenerationAnswer,
+    Refusal,
+    RetrievalOutcome,
+    Run,
+    ScopeResolution,
+    Step,
+)
+from valid.answer.pricing import cost_usd, require_price
+from valid.answer.prompt import GenerationRequest
+from valid.answer.retrieve import ReleaseHandle, retrieve_in_scope
+from valid.answer.scope import resolve_scope, without_matched
+
+MAX_REVISIONS = 2
+# No generation named: the question is about shared content only when, for every generation, the
+# first SHARED_DEPTH fused chunks are shared by every generation and hold no owned value.
+SHARED_DEPTH = 3
+
+
+class IssueSink(Protocol):
+    """Where refusals become work for a writer (valid.audit's gap-issue store)."""
+
+    def open_issue(self, kind: str, fingerprint: str, title: str, body: str, source: str) -> Any: ...
+
+
+class _QueryMemo:
+    """Embed the question once per ask, whatever the number of generations searched."""
+
+    def __init__(self, embedder):
+        self._embedder = embedder
+        self._cache: dict[str, list[float]] = {}
+
+    def embed_query(self, text: str) -> list[float]:
+        if text not in self._cache:
+            self._cache[text] = self._embedder.embed_query(text)
+        return self._cache[text]
+
+
+@dataclass
+class AskResult:
+    """One ask: the answer object plus what services and benchmarks measure."""
+
+    answer: AnswerObject
+    degraded: bool
+    degraded_reasons: list[str]
+    stages_ms: dict[str, float]
+    log_id: int | None = None
+
+
+@dataclass
+class _Attempts:
+    """Everything one generation's loop did, for the answer, the checks summary and the log."""
+
+    profile: str
+    drafts: list[Draft] = field(default_factory=list)
+    reports: list[CheckReport] = field(default_factory=list)
+    sent: list[list[dict]] = field(default_factory=list)
+    answered: GenerationAnswer | None = None
+    refusal: str | None = None  # why this generation was refused
+    missing: str | None = None
+    content_gap: bool = True  # a refusal a writer can fix (vs. the model being unavailable)
+
+
+def _fingerprint(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
+
+
+def _normal_question(question: str) -> str:
+    return " ".join(re.sub(r"[^\w\s-]", " ", question.lower()).split())
+
+
+class AnswerEngine:
+    """The answer engine over one release. Thread-compatible: one ask at a time per engine."""
+
+    def __init__(
+        self,
+        release: ReleaseHandle,
+        embedder,
+        generator: Generator,
+        owned: OwnedLookup | Mapping[str, Collection[str]],
+        *,
+        issues: IssueSink | None = None,
+        log: QuestionLog | None = None,
+        release_id: str | None = None,
+        profiles: Sequence[ProfileInfo] | None = None,
+        max_revisions: int = MAX_REVISIONS,
+    ):
+        self.release = release
+        self.embedder = embedder
+        self.generator = generator
+        self.owned = owned
+        self.issues = issues
+        self.log = log
+        self.max_revisions = max_revisions
+        self.release_id = release_id or _release_id(release)
+        self.profiles = list(profiles if profiles is not None else release.header.profiles)
+        self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
+        require_price(generator.model)  # no question is ever answered without a price to log
+
+    # -- public ------------------------------------------------------------------------------
+    def ask(self, question: str, generation: str | None = None) -> AskResult:
+        started = time.perf_counter()
+        stages: dict[str, float] = {}
+        clock = time.perf_counter()
+        resolution = resolve_scope(question, self.profiles, generation)
+        stages["scope"] = _ms(clock)
+
+        embedder = _QueryMemo(self.embedder)
+        retrievals: dict[str, RetrievalOutcome] = {}
+        attempts: dict[str, _Attempts] = {}
+        stages["retrieve"] = stages["generate"] = stages["check"] = 0.0
+
+        search_text = without_matched(question, resolution.matched)
+
+        def retrieve(profile: str) -> RetrievalOutcome:
+            t = time.perf_counter()
+            retrievals[profile] = retrieve_in_scope(self.release, embedder, search_text, profile)
+            stages["retrieve"] += _ms(t)
+            return retrievals[profile]
+
+        outcome: str
+        answers: list[GenerationAnswer] = []
+        choices: list[Choice] = []
+        refusal: Refusal | None = None
+        not_used = ""
+        scope = list(resolution.profiles)
+        gap_issues: list[str] = []
+
+        if resolution.unknown:
+            outcome = "refuse"
+            known = ", ".join(f"{p.name} ({self._labels[p.name]})" for p in self.profiles)
+            names = ", ".join(resolution.unknown)
+            issue = self._open_gap(
+                "unknown-generation",
+                _fingerprint("unknown-generation", *sorted(n.lower() for n in resolution.unknown)),
+                f"Readers ask about {names}, which the subject scheme does not define",
+                f"Question: {question}\nUnknown generation name(s): {names}\nThe scheme defines: {known}\n",
+            )
+            gap_issues += [issue] if issue else []
+            refusal = Refusal(
+                reason=f"The question names {names}, which is not a generation in this documentation "
+                f"(it covers {known}). VALID does not answer from another generation's content.",
+                missing=f"documentation for {names}",
+                gap_issue=issue,
+            )
+            not_used = "All content: no generation in this documentation matches the one named."
+        elif not scope:
+            for profile in self.profiles:
+                retrieve(profile.name)
+            relevant = [p.name for p in self.profiles if retrievals[p.name].relevant]
+            if not relevant:
+                outcome = "refuse"
+                issue = self._open_gap(
+                    "no-content",
+                    _fingerprint("no-content", "*", _normal_question(question)),
+                    f"No content answers: {question}",
+                    self._gap_body(question, "any generation", retrievals),
+                )
+                gap_issues += [issue] if issue else []
+                refusal = Refusal(
+                    reason="Nothing in the documentation for any generation answers this question.",
+                    missing=f"content that answers: {question}",
+                    gap_issue=issue,
+                )
+            elif len(relevant) == len(self.profiles) and self._shared_only(retrievals):
+                scope = [p.name for p in self.profiles]
+                chunks = self._shared_chunks(retrievals)
+                result = self._loop(question, scope, chunks, stages, key="*", matched=resolution.matched)
+                attempts["*"] = result
+                if result.answered:
+                    outcome = "answer"
+                    answers = [result.answered.model_copy(update={"generation": p}) for p in scope]
+                    not_used = "Generation-specific content: only content shared by every generation answers this."
+                else:
+                    outcome = "refuse"
+                    refusal, issue = self._refusal(question, [result], retrievals)
+                    gap_issues += [issue] if issue else []
+            else:
+                outcome = "ask"
+                choices = [Choice(generation=p.name, label=self._labels[p.name]) for p in self.profiles]
+                not_used = "Everything: the answer differs by generation, so none was given before you choose."
+        else:
+            for profile in scope:
+                retrieval = retrieve(profile)
+                if not retrieval.relevant:
+                    attempts[profile] = _Attempts(
+                        profile=profile,
+                        refusal=f"nothing in scope for {self._labels[profile]} answers the question",
+                        missing=f"{self._labels[profile]} content that answers: {question}",
+                    )
+                    continue
+                attempts[profile] = self._loop(
+                    question, [profile], retrieval.chunks, stages, key=profile, matched=resolution.matched
+                )
+            answered = [attempts[p].answered for p in scope if attempts[p].answered]
+            refused = [attempts[p] for p in scope if not attempts[p].answered]
+            answers = list(answered)
+            outcome = "answer" if answers else "refuse"
+            if refused:
+                refusal, issue = self._refusal(question, refused, retrievals)
+                gap_issues += [issue] if issue else []
+            others = [self._labels[p.name] for p in self.profiles if p.name not in scope]
+            if others:
+                not_used = (
+                    f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+                )
+
+        calls = sum(d.calls for a in attempts.values() for d in a.drafts)
+        tokens_in = sum(d.tokens_in for a in attempts.values() for d in a.drafts)
+        tokens_out = sum(d.tokens_out for a in attempts.values() for d in a.drafts)
+        reports = [a.reports[-1] for a in attempts.values() if a.reports]
+        checks = {
+            "citations_in_scope": f"{sum(r.citations_in_scope for r in reports)}/{sum(r.citations for r in reports)}",
+            "values_grounded": f"{sum(r.values_grounded for r in reports)}/{sum(r.values for r in reports)}",
+            "out_of_scope_values": sum(r.out_of_scope_values for r in reports),
+            "revisions": sum(max(0, len(a.drafts) - 1) for a in attempts.values()),
+            "passed": all(r.passed for r in reports) if reports else None,
+        }
+        degraded_reasons = [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons]
+        degraded_reasons += [f"{a.profile}: {a.refusal}" for a in attempts.values() if a.refusal and not a.content_gap]
+        latency = _ms(started)
+        stages["total"] = latency
+        answer = AnswerObject(
+            outcome=outcome,
+            scope=scope,
+            matched=list(resolution.matched),
+            answers=answers,
+            choices=choices,
+            refusal=refusal,
+            not_used=not_used,
+            checks=checks,
+            run=Run(
+                generator=self.generator.name,
+                model=self.generator.model,
+                calls=calls,
+                tokens_in=tokens_in,
+                tokens_out=tokens_out,
+                cost_usd=cost_usd(self.generator.model, tokens_in, tokens_out),
+                latency_ms=round(latency, 3),
+            ),
+            release=self.release_id,
+        )
+        result = AskResult(
+            answer=answer,
+            degraded=bool(degraded_reasons),
+            degraded_reasons=degraded_reasons,
+            stages_ms={k: round(v, 3) for k, v in stages.items()},
+        )
+        if self.log is not None:
+            clock = time.perf_counter()
+            result.log_id = self.log.log_question(
+                self._log_row(question, resolution, answer, retrievals, attempts, result, gap_issues)
+            )
+            result.stages_ms["log"] = round(_ms(clock), 3)
+        return result
+
+    # -- the loop for one answer --------------------------------------------------------------
+    def _loop(self, question, scope: list[str], chunks, stages: dict[str, float], key: str, matched=()) -> _Attempts:
+        attempts = _Attempts(profile=key)
+        labels = [self._labels[p] for p in scope]
+        request = GenerationRequest(
+            question=question, scope=scope, labels=labels, matched=list(matched), chunks=list(chunks)
+        )
+        for attempt in range(1 + self.max_revisions):
+            t = time.perf_counter()
+            draft = self.generator.generate(request)
+            stages["generate"] += _ms(t)
+            attempts.drafts.append(draft)
+            # The same chunks every time: a revision never searches again, let alone wider.
+            attempts.sent.append([{"id": c.id, "scope": list(c.scope)} for c in request.chunks])
+            if draft.unavailable:
+                attempts.refusal = f"the answer model is unavailable ({draft.unavailable})"
+                attempts.missing = "an answer model (not a content gap)"
+                attempts.content_gap = False
+                return attempts
+            if not draft.error and not draft.steps:
+                attempts.refusal = f"the in-scope content for {_join(labels)} does not answer the question"
+                attempts.missing = f"{_join(labels)} content that answers: {question}"
+                return attempts
+            t = time.perf_counter()
+            report = check_answer(draft, scope, request.chunks, self.owned)
+            stages["check"] += _ms(t)
+            attempts.reports.append(report)
+            if report.passed:
+                attempts.answered = GenerationAnswer(
+                    generation=scope[0],
+                    answer=draft.answer,
+                    steps=[Step(text=s.text, cite=s.cite) for s in draft.steps],
+                )
+                return attempts
+            request = request.model_copy(
+                update={"previous": draft, "failures": report.failures, "attempt": attempt + 2}
+            )
+        attempts.refusal = (
+            f"the answer for {_join(labels)} still failed its checks after {self.max_revisions} revisions: "
+            + "; ".join(f.reason for f in attempts.reports[-1].failures[:3])
+        )
+        attempts.missing = f"{_join(labels)} content that states this answer verbatim: {question}"
+        return attempts
+
+    # -- no generation named -------------------------------------------------------------------
+    def _shared_only(self, retrievals: dict[str, RetrievalOutcome]) -> bool:
+        everyone = {p.name for p in self.profiles}
+        for retrieval in retrievals.values():
+            top = retrieval.chunks[:SHARED_DEPTH]
+            if not top:
+                return False
+            for chunk in top:
+                if set(chunk.scope) != everyone:
+                    return False
+                if any(not everyone <= set(owners) for _, owners in _owned_in(chunk.text, self.owned)):
+                    return False
+        return True
+
+    def _shared_chunks(self, retrievals: dict[str, RetrievalOutcome]):
+        """Chunks in scope for every generation, best rank in any generation's list first."""
+        everyone = {p.name for p in self.profiles}
+        best: dict[str, tuple[int, object]] = {}
+        for retrieval in retrievals.values():
+            for rank, chunk in enumerate(retrieval.chunks):
+                if set(chunk.scope) == everyone and (chunk.id not in best or rank < best[chunk.id][0]):
+                    best[chunk.id] = (rank, chunk)
+        ordered = sorted(best.items(), key=lambda item: (item[1][0], item[0]))[:5]
+        return [chunk.model_copy(update={"alias": f"c{i}"}) for i, (_, (_, chunk)) in enumerate(ordered, start=1)]
+
+    # -- refusals and gap issues ---------------------------------------------------------------
+    def _refusal(self, question, refused: list[_Attempts], retrievals) -> tuple[Refusal, str | None]:
+        issue = None
+        gaps = [a for a in refused if a.content_gap]
+        if gaps:
+            where = ", ".join(self._labels.get(a.profile, "every generation") for a in gaps)
+            issue = self._open_gap(
+                "no-content",
+                _fingerprint("no-content", ",".join(sorted(a.profile for a in gaps)), _normal_question(question)),
+                f"No {where} content answers: {question}",
+                self._gap_body(question, where, retrievals, gaps),
+            )
+        reason = "; ".join(a.refusal or "" for a in refused)
+        missing = "; ".join(a.missing or "" for a in refused)
+        return Refusal(reason=reason[:1].upper() + reason[1:] + ".", missing=missing, gap_issue=issue), issue
+
+    def _gap_body(self, question, where, retrievals, attempts: Sequence[_Attempts] = ()) -> str:
+        lines = [f"Question: {question}", f"Scope: {where}", f"Release: {self.release_id}", ""]
+        for profile, retrieval in retrievals.items():
+            best = retrieval.best_similarity
+            lines.append(
+                f"- {profile}: {len(retrieval.chunks)} chunk(s) retrieved of {retrieval.in_scope_count} in scope; "
+                f"best similarity {best if best is None else round(best, 3)}; relevant: {retrieval.relevant}"
+            )
+        for attempt in attempts:
+            if attempt.refusal:
+                lines.append(f"- {attempt.profile}: {attempt.refusal}")
+        return "\n".join(lines) + "\n"
+
+    def _open_gap(self, kind: str, fingerprint: str, title: str, body: str) -> str | None:
+        if self.issues is None:
+            return None
+        issue = self.issues.open_issue(kind, fingerprint, title, body, "valid ask")
+        for attr in ("id", "fingerprint"):
+            value = getattr(issue, attr, None)
+            if value:
+                return str(value)
+        return fingerprint
+
+    # -- log -------------------------------------------------------------------------------------
+    def _log_row(self, question, resolution: ScopeResolution, answer: AnswerObject, retrievals, attempts, result, gaps):
+        return {
+            "question": question,
+            "scope": answer.scope,
+            "matched": answer.matched,
+            "unknown": resolution.unknown,
+            "release_id": self.release_id,
+            "outcome": answer.outcome,
+            "degraded": int(result.degraded),
+            "generator": answer.run.generator,
+            "model": answer.run.model,
+            "attempts": sum(len(a.drafts) for a in attempts.values()),
+            "calls": answer.run.calls,
+            "tokens_in": answer.run.tokens_in,
+            "tokens_out": answer.run.tokens_out,
+            "cost_usd": answer.run.cost_usd,
+            "latency_ms": answer.run.latency_ms,
+            "stages": result.stages_ms,
+            "retrieval": {
+                profile: {
+                    "status": r.status,
+                    "reasons": r.reasons,
+                    "in_scope": r.in_scope_count,
+                    "relevant": r.relevant,
+                    "best_similarity": r.best_similarity,
+                    "best_bm25": r.best_bm25,
+                    "channels": {n: [[h.chunk_id, h.rank, h.score] for h in hits] for n, hits in r.channels.items()},
+                    "fused": [[h.chunk_id, h.rank, h.score] for h in r.fused],
+                }
+                for profile, r in retrievals.items()
+            },
+            "sent": {key: a.sent for key, a in attempts.items()},
+            "checks": {key: [r.model_dump(mode="json") for r in a.reports] for key, a in attempts.items()},
+            "gap_issues": gaps,
+            "answer": answer.model_dump(mode="json"),
+        }
+
+
+def _owned_in(text: str, owned) -> list[tuple[str, list[str]]]:
+    from valid.answer.check import MappingOwned, owned_values_in
+
+    return owned_values_in(text, MappingOwned(owned) if isinstance(owned, Mapping) else owned)
+
+
+def _release_id(release) -> str:
+    for attr in ("release_id", "id"):
+        value = getattr(release, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    raise ValueError("the release handle has no release id")
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000.0
+
+
+def _join(names: Sequence[str]) -> str:
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

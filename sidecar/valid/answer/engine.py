@@ -1,0 +1,118 @@
+"""Wiring: an AnswerEngine over the active (or a given) index release, with its I/O at the edges.
+
+    engine = open_engine(state=".valid", generator="offline")
+    result = engine.ask("I'm on Ironwood. Which --version do I pass when I create the VM?")
+    print(result.answer.model_dump_json(indent=1))
+    engine.close()
+
+The engine holds one release for its whole life (every stage of every question uses it), embeds
+questions with the embedder the release was built with, checks answers against the owned-value
+table computed from that release's own chunks, opens gap issues in `<state>/issues` and logs each
+question to `<state>/questions.sqlite`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from valid.contracts import Export
+from valid.errors import ConfigError
+
+from valid.answer.decide import AnswerEngine
+from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
+from valid.answer.log import QuestionLog
+
+GENERATORS = ("offline", "gemini")
+
+
+def make_generator(kind: str = "offline", **options) -> Generator:
+    if kind == "offline":
+        return OfflineExtractive(**options)
+    if kind == "gemini":
+        return GeminiGenerator(**options)
+    raise ConfigError(f"unknown generator {kind!r}; choose one of: {', '.join(GENERATORS)}")
+
+
+def embedder_for(release, embedder=None):
+    """The query embedder matching the release's vectors (same model, same dimension)."""
+    from valid.embed import make_embedder
+
+    if embedder is None:
+        kind = "gemini" if release.embedder_id.startswith("gemini/") else "offline"
+        options = {}
+        if kind == "gemini":
+            options = {"model": release.embedder_id.split("/", 1)[1], "dimension": release.dimension}
+        embedder = make_embedder(kind, **options)
+    if embedder.id != release.embedder_id or embedder.dimension != release.dimension:
+        raise ConfigError(
+            f"release {release.id[:12]} was embedded with {release.embedder_id} ({release.dimension} dimensions); "
+            f"the query embedder is {embedder.id} ({embedder.dimension}): rebuild the index or use that embedder"
+        )
+    return embedder
+
+
+def owned_table(release):
+    """The audit's owned-value table, computed from the release's own export (header and chunks)."""
+    from valid.audit.owned import owned_values
+
+    chunks = release.get_chunks(release.all_chunk_ids())
+    return owned_values(Export(header=release.header, chunks=chunks))
+
+
+class OpenEngine(AnswerEngine):
+    """An AnswerEngine that owns its release, log and store, and closes them."""
+
+    def __init__(self, *args, closers=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self._closers = list(closers)
+
+    def close(self) -> None:
+        for close in reversed(self._closers):
+            close()
+        self._closers.clear()
+
+    def __enter__(self) -> "OpenEngine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_engine(
+    state: str | Path | None = None,
+    *,
+    generator: str | Generator = "offline",
+    chroma_url: str | None = None,
+    release_id: str | None = None,
+    embedder=None,
+    issues_dir: str | Path | None = None,
+    log_path: str | Path | None = None,
+    log: bool = True,
+) -> OpenEngine:
+    from valid.audit.issues import IssueStore
+    from valid.index import Store, open_active, open_release
+
+    store = Store(state, chroma_url=chroma_url)
+    release = open_release(store, release_id) if release_id else open_active(store)
+    closers = [release.close]
+    try:
+        generator = make_generator(generator) if isinstance(generator, str) else generator
+        query_embedder = embedder_for(release, embedder)
+        question_log = QuestionLog(Path(log_path) if log_path else store.root / "questions.sqlite") if log else None
+        if question_log is not None:
+            closers.append(question_log.close)
+        issues = IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")
+        return OpenEngine(
+            release,
+            query_embedder,
+            generator,
+            owned_table(release),
+            issues=issues,
+            log=question_log,
+            release_id=release.id,
+            closers=closers,
+        )
+    except BaseException:
+        for close in reversed(closers):
+            close()
+        raise

@@ -1,0 +1,153 @@
+"""retrieve_in_scope: hybrid search inside one generation's scope.
+
+For one profile: embed the question, k-NN over the vectors and BM25 over the text, both restricted by
+the release handle to chunks in scope for that profile (the handle builds the filter from the
+profile name; nothing here passes or could pass a filter), fuse with RRF (k=60, ties on chunk id),
+keep the top 5 and fetch their texts.
+
+The outcome is typed: `complete`, or `degraded` with reasons (an empty channel; the embedder or a
+search failing → the other channel alone). A degraded outcome never searches a wider scope. As a
+last line of defence, a hit whose chunk is not in scope for the profile is dropped and reported.
+
+Relevance floors decide whether anything in scope answers at all (see docs/answer.md for the
+calibration on the sample): the best vector similarity must reach SIMILARITY_FLOOR, or one of the
+retrieved chunks must hold LEXICAL_MIN_TERMS distinct content words of the question (all of them
+when it has fewer), typos resolved against the chunk's own words.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol, Sequence
+
+from valid.contracts import Chunk
+
+from valid.answer.fusion import RRF_K, rrf
+from valid.answer.models import ChannelHit, EvidenceChunk, RetrievalOutcome
+from valid.answer.text import terms, with_typos_resolved
+
+CHANNEL_DEPTH = 20  # hits taken from each channel before fusion
+TOP_K = 5  # fused chunks given to the generator
+SIMILARITY_FLOOR = 0.35  # cosine similarity; calibrated on the sample (docs/answer.md)
+LEXICAL_MIN_TERMS = 2  # distinct question content words in one retrieved chunk
+
+
+class Embedder(Protocol):
+    def embed_query(self, text: str) -> list[float]: ...
+
+
+class ReleaseHandle(Protocol):
+    """What the answer engine needs from an index release (valid.index)."""
+
+    def search_vector(self, query_embedding: Sequence[float], profile: str, k: int) -> list[Any]: ...
+
+    def search_bm25(self, query_text: str, profile: str, k: int) -> list[Any]: ...
+
+    def get_chunks(self, ids: Sequence[str]) -> Any: ...
+
+    def count_in_scope(self, profile: str) -> int: ...
+
+
+def _channel(hits: Sequence[Any]) -> list[ChannelHit]:
+    out = []
+    for rank, hit in enumerate(hits, start=1):
+        chunk_id = getattr(hit, "chunk_id", None) or getattr(hit, "id")
+        out.append(ChannelHit(chunk_id=chunk_id, rank=int(getattr(hit, "rank", rank) or rank), score=float(hit.score)))
+    return out
+
+
+def _profiles(release: ReleaseHandle) -> list:
+    header = getattr(release, "header", None)
+    return list(header.profiles) if header is not None else []
+
+
+def _chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk]:
+    found = release.get_chunks(list(ids))
+    if isinstance(found, dict):
+        return dict(found)
+    return {chunk.id: chunk for chunk in found}
+
+
+def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str, profile: str) -> RetrievalOutcome:
+    """Top chunks for `question` among the chunks in scope for `profile` (exactly one profile)."""
+    # The generation's own names say nothing about relevance: every candidate is in that scope.
+    ignore_terms: set[str] = set(terms(profile))
+    for info in _profiles(release):
+        if info.name == profile:
+            for label in info.labels:
+                ignore_terms |= terms(label)
+
+    reasons: list[str] = []
+    channels: dict[str, list[ChannelHit]] = {}
+    in_scope = release.count_in_scope(profile)
+
+    try:
+        vector = embedder.embed_query(question)
+        if not all(math.isfinite(v) for v in vector):
+            raise ValueError("non-finite query vector")
+        channels["vector"] = _channel(release.search_vector(vector, profile, min(CHANNEL_DEPTH, max(in_scope, 1))))
+    except Exception as err:  # a failed channel degrades to the other one; it never widens the scope
+        reasons.append(f"vector channel failed ({type(err).__name__}: {err}); BM25 only")
+    try:
+        channels["bm25"] = _channel(release.search_bm25(question, profile, min(CHANNEL_DEPTH, max(in_scope, 1))))
+    except Exception as err:
+        reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
+    for name in ("vector", "bm25"):
+        if name in channels and not channels[name] and in_scope:
+            reasons.append(f"{name} channel returned nothing in scope")
+
+    # Fetch every fused candidate: a hit the release returned outside the scope (which would be an
+    # index bug) or without a chunk is dropped and reported, and the next one takes its place.
+    candidates = rrf(channels, k=RRF_K)
+    chunks = _chunks_by_id(release, [hit.chunk_id for hit in candidates]) if candidates else {}
+    admitted: set[str] = set()
+    for hit in candidates:
+        chunk = chunks.get(hit.chunk_id)
+        if chunk is None:
+            reasons.append(f"chunk {hit.chunk_id} is missing from the release; skipped")
+        elif not chunk.scope.get(profile, False):
+            reasons.append(f"chunk {hit.chunk_id} is not in scope for {profile}; dropped")
+        else:
+            admitted.add(hit.chunk_id)
+    # Channels and fused list keep only admitted ids: they are logged, and the log holds nothing else.
+    channels = {
+        name: [ChannelHit(chunk_id=h.chunk_id, rank=i, score=h.score) for i, h in enumerate((h for h in hits if h.chunk_id in admitted), start=1)]
+        for name, hits in channels.items()
+    }
+    fused = rrf(channels, k=RRF_K)
+    evidence = [
+        EvidenceChunk(
+            id=hit.chunk_id,
+            alias=f"c{i}",
+            text=chunks[hit.chunk_id].text,
+            title=chunks[hit.chunk_id].title,
+            scope=chunks[hit.chunk_id].in_scope(),
+        )
+        for i, hit in enumerate(fused[:TOP_K], start=1)
+    ]
+
+    best_similarity = max((h.score for h in channels.get("vector", [])), default=None)
+    best_bm25 = max((h.score for h in channels.get("bm25", [])), default=None)  # the index gives -bm25
+    # Lexical floor: some chunk given to the generator holds the question's content words (typos
+    # resolved), at least two of them, or all of them when the question has just one.
+    wanted = terms(question) - ignore_terms
+    lexical = 0
+    for item in evidence:
+        found = terms(item.title + "\n" + item.text)
+        lexical = max(lexical, len((with_typos_resolved(wanted, found) - ignore_terms) & found))
+    lexical_floor = min(LEXICAL_MIN_TERMS, len(wanted)) if wanted else LEXICAL_MIN_TERMS
+    relevant = bool(evidence) and (
+        (best_similarity is not None and best_similarity >= SIMILARITY_FLOOR) or lexical >= lexical_floor
+    )
+    return RetrievalOutcome(
+        profile=profile,
+        status="degraded" if reasons else "complete",
+        reasons=reasons,
+        channels=channels,
+        fused=fused,
+        chunks=evidence,
+        in_scope_count=in_scope,
+        relevant=relevant,
+        best_similarity=best_similarity,
+        best_bm25=best_bm25,
+    )
