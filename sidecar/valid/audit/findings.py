@@ -67,33 +67,30 @@ def find(export: Export, table: OwnedValueTable | None = None) -> list[Finding]:
     labels = _label_patterns(export.header.profiles)
     findings: list[Finding] = []
     for base, variants in exposures(export).items():
-        shown: dict[str, set[str]] = {}
+        found = [
+            (chunk, scope, text, table.find(text)) for chunk, scope in variants for text in chunk_texts(chunk)
+        ]
+        shown: dict[str, set[str]] = {}  # value -> profiles whose text of this chunk shows it
         variant_ids: dict[str, list[str]] = {}
-        exempt: dict[str, bool] = {}
-        excerpt: dict[str, str] = {}
-        leak_quoted: set[str] = set()
-        for chunk, scope in variants:
-            for text in chunk_texts(chunk):
-                occurrences = table.find(text)
-                covered = _families_covering(occurrences, scope)
-                for occ in occurrences:
-                    value = occ.row.value
-                    shown.setdefault(value, set()).update(scope)
-                    if chunk.id not in variant_ids.setdefault(value, []):
-                        variant_ids[value].append(chunk.id)
-                    deliberate = bool(covered & {o.family for o in occ.row.origins}) or _labelled(
-                        text, occ, occurrences, labels
-                    )
-                    exempt[value] = exempt.get(value, True) and deliberate
-                    # Quote the first occurrence that is not deliberate: that is the one to fix.
-                    if value not in excerpt or (not deliberate and value not in leak_quoted):
-                        excerpt[value] = _clause(text, occ)
-                        if not deliberate:
-                            leak_quoted.add(value)
+        for chunk, scope, _, occurrences in found:
+            for occ in occurrences:
+                shown.setdefault(occ.row.value, set()).update(scope)
+                if chunk.id not in variant_ids.setdefault(occ.row.value, []):
+                    variant_ids[occ.row.value].append(chunk.id)
+        leaked: dict[str, str] = {}  # value -> the clause that shows it to a profile that does not own it
+        for chunk, scope, text, occurrences in found:
+            covered = _families_covering(occurrences, shown)
+            for occ in occurrences:
+                value = occ.row.value
+                if value in leaked or scope <= set(occ.row.profiles):
+                    continue  # only readers who do not own the value can be misled by it
+                if covered & {o.family for o in occ.row.origins} or _labelled(text, occ, occurrences, labels):
+                    continue
+                leaked[value] = _clause(text, occ)
         chunk = variants[0][0]
-        for value, scope in shown.items():
+        for value, clause in leaked.items():
             row = table.row(value)
-            if row is None or len(row.profiles) != 1 or len(scope) < 2 or exempt[value]:
+            if row is None or len(row.profiles) != 1 or len(shown[value]) < 2:
                 continue
             origin = row.origins[0]
             findings.append(
@@ -106,22 +103,25 @@ def find(export: Export, table: OwnedValueTable | None = None) -> list[Finding]:
                     key=origin.key if origin.rule == "keydef" else None,
                     chunk_id=base,
                     variants=variant_ids[value],
-                    shown_to=sorted(scope, key=lambda p: order[p]),
+                    shown_to=sorted(shown[value], key=lambda p: order[p]),
                     path=chunk.source.path,
                     line=chunk.source.line,
-                    excerpt=excerpt[value],
+                    excerpt=clause,
                 )
             )
     return sorted(findings, key=lambda f: (f.path, f.line, f.chunk_id, tokens.lookup_key(f.value), f.value))
 
 
-def _families_covering(occurrences: list[Occurrence], scope: frozenset[str]) -> set[str]:
-    """Families whose values in this text are owned, together, by every profile of scope."""
-    owners_by_family: dict[str, set[str]] = {}
+def _families_covering(occurrences: list[Occurrence], shown: dict[str, set[str]]) -> set[str]:
+    """Families listed completely in this text: their values here are owned, together, by at least
+    two profiles and by every profile shown any of them (a comparison, not a leak)."""
+    owners: dict[str, set[str]] = {}
+    audience: dict[str, set[str]] = {}
     for occ in occurrences:
         for origin in occ.row.origins:
-            owners_by_family.setdefault(origin.family, set()).update(origin.profiles)
-    return {family for family, owners in owners_by_family.items() if scope <= owners}
+            owners.setdefault(origin.family, set()).update(origin.profiles)
+            audience.setdefault(origin.family, set()).update(shown[occ.row.value])
+    return {f for f in owners if len(owners[f]) >= 2 and audience[f] <= owners[f]}
 
 
 def _label_patterns(profiles: Iterable[ProfileInfo]) -> dict[str, list]:

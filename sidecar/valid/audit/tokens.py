@@ -129,6 +129,8 @@ def scan(text: str) -> list[Token]:
             found.append(Token(match.start(), match.end(), match.group(), kind))
     for match in _FLAG.finditer(text):
         flag_value = match.group(2).rstrip(".")
+        if any(c in flag_value for c in "$<>{}"):
+            continue  # a placeholder (--zone=${ZONE}), not a value
         if any(classify(run) for run in _RUN.findall(flag_value)):
             continue  # the value itself is the token
         end = match.start(2) + len(flag_value)
@@ -140,9 +142,10 @@ def scan(text: str) -> list[Token]:
 
 
 def non_overlapping(tokens: list[Token]) -> list[Token]:
-    """Keep the longest of overlapping tokens (earliest first on ties), in text order."""
+    """Keep the longest of overlapping tokens (earliest first on ties, a quantity before an
+    identifier: "4-chip" is 4 chips), in text order."""
     kept: list[Token] = []
-    for token in sorted(tokens, key=lambda t: (-(t.end - t.start), t.start, t.kind)):
+    for token in sorted(tokens, key=lambda t: (-(t.end - t.start), t.start, t.kind != "quantity", t.kind)):
         if all(token.end <= k.start or token.start >= k.end for k in kept):
             kept.append(token)
     return sorted(kept, key=lambda t: t.start)

@@ -1,0 +1,114 @@
+"""The owned-value table: rules 1 and 2, lookups for the answer checks, the stable format."""
+
+import json
+
+import pytest
+
+from fixtures.audit.exports import OWNED, chunk, export
+from fixtures.audit.planted import planted_export
+from valid.audit import OwnedValueTable, owned_values
+from valid.errors import ConfigError
+
+ALL = ["v5p", "v6e", "tpu7x"]
+
+
+def test_keydef_and_scheme_values_are_owned_by_their_generations():
+    table = owned_values(export([]))
+    assert table.owners("v2-alpha-tpuv6e") == ["v6e"]
+    assert table.owners("v2-alpha-tpuv5") == ["v5p"]
+    assert table.owners("tpu7x-standard-4t") == ["tpu7x"]
+    row = table.row("v2-alpha-tpuv6e")
+    assert row.rule == "keydef"
+    assert [(o.rule, o.family) for o in row.origins] == [
+        ("keydef", "key:tpu-software-version"),
+        ("scheme-data", "scheme-data"),
+    ]
+
+
+def test_bare_key_number_is_owned_only_with_the_unit_its_key_names():
+    table = owned_values(export([]))
+    assert table.owners("4") == []
+    assert table.owners("8") == []
+    assert table.owners("4 chips") == ["v5p", "tpu7x"]
+    assert table.owners("8 TPU chips") == ["v6e"]  # compared in canonical form
+    assert [o.text for o in table.find("a VM with 8 TPU chips, step 8")] == ["8 TPU chips"]
+
+
+def test_prose_key_text_is_ignored_with_a_reason():
+    table = owned_values(export([]))
+    assert table.owners("no Cloud TPU API software version (use Compute Engine or GKE)") == []
+    (ignored,) = table.ignored
+    assert ignored.key == "tpu7x-version-note"
+    assert "plain words" in ignored.reason
+
+
+def test_distinctive_token_seen_by_one_profile_only_is_owned_by_it():
+    table = owned_values(
+        export(
+            [
+                chunk("a.dita#a/x", "Each chip has 95 GB of HBM; slices start at v5p-16.", ["v5p"]),
+                chunk("b.dita#b/x", "Each chip has 32 GB of HBM in us-central2-b.", ["v6e"]),
+                chunk("c.dita#c/x", "Test in us-central2-b with 95 GB.", ["tpu7x"]),
+                chunk("d.dita#d/x", "Shared text mentions v5p-16.", ALL),
+            ]
+        )
+    )
+    assert table.owners("v5p-16") == ["v5p"]  # the shared chunk is no evidence against it
+    assert table.owners("32 GB") == ["v6e"]
+    assert table.owners("95 GB") == []  # seen by v5p's page and TPU7x's page
+    assert table.owners("us-central2-b") == []
+
+
+def test_a_shared_step_split_into_variants_is_no_evidence():
+    # The shared step's v6e-8 appears in every variant: shown to every profile, so nobody owns it.
+    steps = [
+        chunk(f"s.dita#s/steps~{p}", f"1. Only for {p}.\n2. Describe v6e-8.", [p], type="steps") for p in ALL
+    ]
+    table = owned_values(export(steps, owned=[]))
+    assert table.owners("v6e-8") == []
+
+
+def test_values_owned_outside_a_scope_are_what_an_answer_must_not_contain():
+    table = owned_values(export([]))
+    outside = {r.value for r in table.values_owned_outside(["tpu7x"])}
+    assert {"v2-alpha-tpuv5", "v2-alpha-tpuv6e", "8 chips", "v5p-8", "v6e-8"} <= outside
+    assert "4 chips" not in outside  # TPU7x owns it too
+    assert "tpu7x-standard-4t" not in outside
+    with pytest.raises(ConfigError, match="unknown profile"):
+        table.values_owned_outside(["v4"])
+
+
+def test_find_outside_reports_only_values_the_scope_does_not_own():
+    table = owned_values(export([]))
+    text = "Use tpu7x-standard-4t with 4 chips, not --version=v2-alpha-tpuv6e."
+    assert [o.text for o in table.find_outside(text, ["tpu7x"])] == ["v2-alpha-tpuv6e"]
+
+
+def test_as_mapping_gives_value_to_owners():
+    mapping = owned_values(export([])).as_mapping()
+    assert mapping["v2-alpha-tpuv6e"] == ["v6e"]
+    assert mapping["4 chips"] == ["v5p", "tpu7x"]
+
+
+def test_stable_format_round_trips_and_is_byte_identical():
+    first = owned_values(planted_export()).to_json()
+    second = owned_values(planted_export()).to_json()
+    assert first == second
+    data = json.loads(first)
+    assert (data["format"], data["version"]) == ("valid.owned-values", 1)
+    assert data["profiles"] == ALL
+    assert list(data["values"][0]) == ["value", "kind", "profiles", "rule", "origins"]
+    keys = [v["value"].casefold() for v in data["values"]]
+    assert keys == sorted(keys)
+    assert OwnedValueTable.from_json(first).to_json() == first
+
+
+def test_from_json_refuses_an_unknown_format():
+    with pytest.raises(ConfigError, match="valid.owned-values"):
+        OwnedValueTable.from_dict({"format": "something-else", "version": 1})
+
+
+def test_owned_values_do_not_depend_on_the_order_of_owned_values_in_the_header():
+    forward = owned_values(export([], owned=OWNED)).to_json()
+    backward = owned_values(export([], owned=list(reversed(OWNED)))).to_json()
+    assert forward == backward
