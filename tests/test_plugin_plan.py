@@ -1,0 +1,169 @@
+"""The valid-index plan: one DITA-OT preprocess2 per profile, each with its own DITAVAL and job
+directory, then the run document. plan.xsl runs in saxonche; the plan it writes runs in real Ant
+against a stand-in for DITA-OT's build file (tests/fixtures/dita-ot/harness.xml)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("dita_ot_jobs", Path(__file__).parent / "fixtures" / "dita-ot" / "jobs.py")
+jobs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(jobs)
+
+SCHEME = jobs.SOURCE / "scheme.ditamap"
+
+
+def _unfiltered(tmp_path: Path) -> Path:
+    return jobs.materialize(jobs.JOBS / "_unfiltered", jobs.SOURCE, tmp_path / "temp")
+
+
+def _run_plan(tmp_path: Path, **props: str):
+    return jobs.ant(
+        "harness.plan",
+        buildfile=jobs.HARNESS,
+        harness__plugin__dir=str(jobs.REPO / "dita-ot-plugin"),
+        harness__jobs=str(jobs.JOBS),
+        harness__src__uri=jobs.dita_ot_uri(jobs.SOURCE),
+        harness__temp=str(tmp_path / "temp"),
+        **props,
+    )
+
+
+def test_scheme_profiles_get_ditavals_byte_identical_to_implied_ditaval(tmp_path):
+    from valid.dita.scheme import load_scheme
+
+    plan = jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
+    scheme = load_scheme(SCHEME)
+    names = [p.get("name") for p in ET.parse(plan).getroot().iter("profile")]
+    assert names == scheme.profile_values("platform") == ["v5p", "v6e"]
+    for name in names:
+        written = (tmp_path / "temp" / "valid" / "ditaval" / f"{name}.ditaval").read_bytes()
+        assert written == scheme.implied_ditaval("platform", name).encode("utf-8")
+
+
+def test_each_profile_is_preprocessed_into_its_own_job_with_its_own_ditaval(tmp_path):
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
+    result = _run_plan(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    work = tmp_path / "temp" / "valid"
+    for name in ("v5p", "v6e"):
+        log = (work / name / "harness.log").read_text()
+        ditaval = str(work / "ditaval" / f"{name}.ditaval")
+        assert f"args.filter={ditaval}\n" in log
+        assert f"dita.input.valfile={ditaval}\n" in log
+        assert f"dita.temp.dir={work / name}\n" in log
+        assert (work / name / ".job.xml").is_file()
+    # the unfiltered job (DITA-OT's own temp dir) is left as it was
+    assert not (tmp_path / "temp" / "harness.log").exists()
+
+
+def test_run_document_lists_profiles_in_order_with_ditaval_digests(tmp_path):
+    from valid.contracts import SCHEMA_VERSION
+
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME, stylesheet_digest="ab" * 32)
+    assert _run_plan(tmp_path).returncode == 0
+    work = tmp_path / "temp" / "valid"
+    run = ET.parse(work / "run.xml").getroot()
+    assert run.tag == "valid-run"
+    assert run.get("schema-version") == SCHEMA_VERSION
+    assert run.get("map") == "gen.ditamap"
+    assert run.get("attribute") == "platform"
+    assert run.get("src-base") == jobs.dita_ot_uri(jobs.SOURCE)
+    assert run.get("stylesheet-digest") == "ab" * 32
+    assert run.get("scheme-digest") == hashlib.sha256(SCHEME.read_bytes()).hexdigest()
+    profiles = run.findall("profile")
+    assert [p.get("name") for p in profiles] == ["v5p", "v6e"]
+    for p in profiles:
+        name = p.get("name")
+        ditaval = work / "ditaval" / f"{name}.ditaval"
+        assert p.get("ditaval-digest") == hashlib.sha256(ditaval.read_bytes()).hexdigest()
+        assert p.get("job") == jobs.dita_ot_uri(work / name) + ".job.xml"
+    assert run.find("unfiltered").get("job").endswith("/temp/.job.xml")
+    assert run.find("scheme").get("href").endswith("/scheme.ditamap")
+
+
+def test_exporter_version_is_the_plugin_version_and_the_package_version(tmp_path):
+    import valid
+
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
+    assert _run_plan(tmp_path).returncode == 0
+    run = ET.parse(tmp_path / "temp" / "valid" / "run.xml").getroot()
+    plugin = ET.parse(jobs.REPO / "dita-ot-plugin" / "plugin.xml").getroot()
+    assert run.get("exporter-version") == plugin.get("version") == valid.__version__
+
+
+def test_explicit_ditavals_name_profiles_and_resolve_against_basedir(tmp_path):
+    ditavals = tmp_path / "dv"
+    ditavals.mkdir()
+    for name in ("v5p", "v6e"):
+        (ditavals / f"{name}.ditaval").write_text(
+            f'<val><prop att="platform" action="exclude"/><prop att="platform" val="{name}" action="include"/></val>'
+        )
+    plan = jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid",
+                     ditavals=f"v6e=dv/v6e.ditaval, {ditavals / 'v5p.ditaval'}", base_dir=tmp_path)
+    props = {p.get("name"): p.get("location") for p in ET.parse(plan).getroot().iter("property")}
+    assert props["valid.plan.ditaval.1"] == f"{tmp_path}/dv/v6e.ditaval"
+    assert props["valid.plan.ditaval.2"] == str(ditavals / "v5p.ditaval")
+    assert _run_plan(tmp_path).returncode == 0
+    run = ET.parse(tmp_path / "temp" / "valid" / "run.xml").getroot()
+    assert [p.get("name") for p in run.findall("profile")] == ["v6e", "v5p"]
+    assert run.get("attribute") == "" and run.find("scheme") is None
+
+
+def test_missing_explicit_ditaval_fails_the_build_naming_the_profile(tmp_path):
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", ditavals="v5p=nowhere/v5p.ditaval", base_dir=tmp_path)
+    result = _run_plan(tmp_path)
+    assert result.returncode != 0
+    assert "VALID: the DITAVAL of profile v5p does not exist" in result.stdout + result.stderr
+
+
+def test_fixed_temp_dir_fails_instead_of_reusing_the_unfiltered_job(tmp_path):
+    """`dita --temp` makes dita.temp.dir a user property, which no sub-build can override."""
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
+    result = _run_plan(tmp_path, dita__temp__dir=str(tmp_path / "temp"))
+    assert result.returncode != 0
+    assert "do not pass --temp" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("props", "message"),
+    [
+        ({"args__filter": "x.ditaval", "valid__scheme": str(SCHEME)}, "remove --filter"),
+        ({}, "VALID: no profiles"),
+        ({"valid__scheme": str(SCHEME), "valid__ditavals": "a=b.ditaval"}, "not both"),
+        ({"valid__scheme": "missing/scheme.ditamap"}, "does not exist"),
+        ({"valid__scheme": str(SCHEME), "store-type": "memory"}, "remove --store-type=memory"),
+    ],
+)
+def test_init_refuses_configurations_that_would_export_a_wrong_scope(tmp_path, props, message):
+    props = {k.replace("-", "_DASH_"): v for k, v in props.items()}
+    args = [f"-D{k.replace('__', '.').replace('_DASH_', '-')}={v}" for k, v in props.items()]
+    result = jobs.ant(
+        *args, "valid-index.init",
+        buildfile=jobs.HARNESS,
+        harness__plugin__dir=str(jobs.REPO / "dita-ot-plugin"),
+        args__input=str(jobs.SOURCE / "gen.ditamap"),
+        output__dir=str(tmp_path / "out"),
+        dita__temp__dir=str(tmp_path / "temp"),
+    )
+    assert result.returncode != 0
+    assert message in result.stdout + result.stderr
+
+
+def test_init_defaults_the_export_name_to_the_map_name(tmp_path):
+    result = jobs.ant(
+        "valid-index.init", "-debug",
+        buildfile=jobs.HARNESS,
+        harness__plugin__dir=str(jobs.REPO / "dita-ot-plugin"),
+        args__input=str(jobs.SOURCE / "gen.ditamap"),
+        output__dir=str(tmp_path / "out"),
+        dita__temp__dir=str(tmp_path / "temp"),
+        valid__scheme=str(SCHEME),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Setting project property: valid.output.file -> {tmp_path / 'out' / 'gen.jsonl'}" in result.stdout
