@@ -1,16 +1,17 @@
 """Scope findings: text shown to several generations that contains a value owned by one.
 
-`find(export)` is pure. For every chunk (its variants taken together, because a shared step next
-to a profiled sibling ends up in one variant per profile) and every owned value in its text:
+`find(export)` is pure. A chunk's variants are taken together (a shared step next to a profiled
+sibling ends up in one variant per profile), and for every owned value in their texts:
 
 - the value is *shown* to the profiles of the variants whose text contains it;
-- it is a finding when it is shown to more than one profile, exactly one profile owns it, and it
-  is not a deliberate listing. An occurrence is deliberate when
+- it is a finding when exactly one profile owns it, it is shown to more than one profile, and some
+  reader who does not own it sees an occurrence that is not deliberate. An occurrence is deliberate
+  when
   1. a name or label of its owner stands in the same clause, or in a lead-in clause ending with ':'
      right before it ("TPU v6e (Trillium): v2-alpha-tpuv6e", "For TPU v6e, run: ..."), or
-  2. the variant also contains values of the same family (one key, the scheme's values, one token
-     kind) owned by every profile the variant is shown to: a comparison.
-  A value is exempt only when every occurrence in every variant is deliberate.
+  2. the text lists its family completely: the values of that family (one key, the scheme's values,
+     one token kind) in this text are owned, together, by at least two profiles and by every profile
+     shown any of them (a comparison, such as "v5p-8, v6e-8 and tpu7x-standard-4t").
 
 A value several generations own ("4 chips" for v5p and TPU7x) is right for some readers of a shared
 chunk; the audit leaves it to the answer check, which knows the reader's generation.

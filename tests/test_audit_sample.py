@@ -1,0 +1,86 @@
+"""The audit on the bundled sample (sample_maps/, schemes/): the planted trap and a clean variant.
+
+The sample hard-codes `--version=v2-alpha-tpuv6e` in a shared step of create-tpu-vm.dita (the
+trap of design Figures 3 and 16; docs/sample-content.md). The audit must report exactly that, with
+its file and line; the same doc set with the value replaced by a keyref must give no finding, and
+the gap issue opened for the trap must close.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+from valid.audit import IssueStore, find, load_export
+
+REPO = Path(__file__).resolve().parents[1]
+TRAP_LINE = "  --version=v2-alpha-tpuv6e \\\n  --metadata-from-file=startup-script=startup.sh"
+FIXED_LINE = '  --version=<ph keyref="tpu-software-version"/> \\\n  --metadata-from-file=startup-script=startup.sh'
+
+if importlib.util.find_spec("valid.xslt") is None or not (REPO / "xsl" / "valid-index.xsl").exists():
+    pytest.skip("valid export is not ready yet (valid.xslt or xsl/valid-index.xsl missing)", allow_module_level=True)
+
+from valid.export import export  # noqa: E402  (only once the stylesheet exists)
+
+
+def _export(root: Path, out: Path):
+    export(root / "sample_maps" / "cloud-tpu.ditamap", scheme=root / "schemes" / "tpu-generations.ditamap", out=out)
+    return load_export(out)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    return _export(REPO, tmp_path_factory.mktemp("sample") / "chunks.jsonl")
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    """The sample with the trap fixed the way a writer would: the hard-coded version becomes a
+    keyref to the generation key."""
+    root = tmp_path_factory.mktemp("clean")
+    shutil.copytree(REPO / "sample_maps", root / "sample_maps")
+    shutil.copytree(REPO / "schemes", root / "schemes")
+    task = root / "sample_maps" / "create-tpu-vm.dita"
+    text = task.read_text(encoding="utf-8")
+    assert text.count(TRAP_LINE) == 1, "the planted trap moved: update TRAP_LINE"
+    task.write_text(text.replace(TRAP_LINE, FIXED_LINE), encoding="utf-8")
+    return _export(root, root / "chunks.jsonl")
+
+
+def _line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def test_sample_trap_step_is_reported_with_file_and_line(sample):
+    findings = find(sample)
+    assert [f.summary() for f in findings if f.value != "v2-alpha-tpuv6e"] == []
+    (finding,) = findings
+    assert finding.path == "create-tpu-vm.dita"
+    assert finding.line == _line_of(REPO / "sample_maps" / "create-tpu-vm.dita", '<steps id="startup-script-steps"')
+    assert finding.owners == ["v6e"]
+    assert finding.shown_to == ["v5p", "v6e", "tpu7x"]
+    assert finding.rule == "keydef"
+
+
+def test_clean_sample_has_zero_findings(clean):
+    assert [f.summary() for f in find(clean)] == []
+
+
+def test_fixing_the_sample_trap_closes_its_gap_issue(sample, clean, tmp_path):
+    store = IssueStore(tmp_path)
+    opened, _, _ = store.sync(find(sample))
+    assert [i.source.split(":")[0] for i in opened] == ["create-tpu-vm.dita"]
+    opened, closed, unchanged = store.sync(find(clean))
+    assert (opened, unchanged) == ([], [])
+    assert [i.state for i in closed] == ["closed"]
+
+
+def test_sample_fingerprints_are_identical_across_exports(sample, tmp_path):
+    again = _export(REPO, tmp_path / "again.jsonl")
+    assert [f.fingerprint for f in find(again)] == [f.fingerprint for f in find(sample)]
