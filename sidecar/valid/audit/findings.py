@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from valid.audit import tokens
 from valid.audit.owned import Occurrence, OwnedValueTable, Rule, chunk_texts, exposures, owned_values
 from valid.audit.tokens import TokenKind
-from valid.contracts import Chunk, Export, ProfileInfo
+from valid.contracts import Export, ProfileInfo
 
 
 class Finding(BaseModel):
@@ -161,7 +161,3 @@ def _clause(text: str, occ: Occurrence) -> str:
             return clause if len(clause) <= 200 else clause[:197] + "..."
     return occ.text
 
-
-def chunk_findings(findings: Iterable[Finding], chunk: Chunk) -> list[Finding]:
-    """The findings that concern one chunk (any of its variants)."""
-    return [f for f in findings if chunk.id in f.variants]

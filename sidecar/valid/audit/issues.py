@@ -164,7 +164,8 @@ class IssueStore:
             try:
                 issues.append(Issue.model_validate_json(line))
             except ValidationError as err:
-                raise ConfigError(f"{self.record_path}:{number}: not an issue record: {err.errors()[0]['msg']}") from None
+                message = err.errors()[0]["msg"]
+                raise ConfigError(f"{self.record_path}:{number}: not an issue record: {message}") from None
         return issues
 
     @contextmanager

@@ -187,7 +187,7 @@ class OwnedValueTable:
 def _canonical_key(value: str) -> str:
     """Lookup key for a caller's value: a quantity is compared in its canonical form."""
     found = tokens.scan(value)
-    if len(found) == 1 and found[0].kind == "quantity" and value.strip() == value[found[0].start : found[0].end].strip():
+    if len(found) == 1 and found[0].kind == "quantity" and value.strip() == value[found[0].start : found[0].end]:
         return found[0].key
     return lookup_key(value)
 
@@ -220,9 +220,11 @@ def owned_values(export: Export) -> OwnedValueTable:
             family = f"key:{owned.key}" if owned.key else "keydef"
             parts = _keydef_parts(owned.value, owned.key)
             if not parts:
-                ignored.append(Ignored(value=owned.value, rule="keydef", key=owned.key, reason=_why_not(owned.value, owned.key)))
+                reason = _why_not(owned.value, owned.key)
+                ignored.append(Ignored(value=owned.value, rule="keydef", key=owned.key, reason=reason))
             for value, kind in parts:
-                add(value, kind, Origin(rule="keydef", profiles=owners, family=family, key=owned.key, source=owned.source))
+                origin = Origin(rule="keydef", profiles=owners, family=family, key=owned.key, source=owned.source)
+                add(value, kind, origin)
         else:
             value_kind = _scheme_value(owned.value)
             if value_kind is None:

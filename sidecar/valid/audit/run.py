@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from valid.audit.findings import Finding, find
 from valid.audit.github import GitHubSink
-from valid.audit.issues import SCOPE_FINDING, IssueStore, draft_from_finding
+from valid.audit.issues import SCOPE_FINDING, Issue, IssueStore, draft_from_finding
 from valid.audit.owned import OwnedValueTable, owned_values
 from valid.contracts import Export
 
@@ -77,8 +77,6 @@ def audit(
             wanted = store.issues(kind=SCOPE_FINDING)
         else:
             # Without a local store, GitHub alone remembers: the current findings are the open issues.
-            from valid.audit.issues import Issue
-
             wanted = [
                 Issue(number=n, kind=SCOPE_FINDING, state="open", **draft_from_finding(f).model_dump())
                 for n, f in enumerate(findings, start=1)

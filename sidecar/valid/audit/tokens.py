@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 TokenKind = Literal["version", "machine-type", "identifier", "flag", "quantity", "term"]
@@ -62,6 +63,8 @@ _QUANTITY = re.compile(
     rf"({_UNIT_ALTERNATION})(?![A-Za-z0-9_])",
     re.I,
 )
+_DIGIT = re.compile(r"\d")
+_SEPARATOR = re.compile(r"[-._]")
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
@@ -82,13 +85,16 @@ def lookup_key(value: str) -> str:
     return " ".join(value.split()).casefold()
 
 
+@lru_cache(maxsize=65536)
 def classify(run: str) -> TokenKind | None:
     """The kind of a maximal run of word characters, or None when it is not distinctive."""
+    if not _DIGIT.search(run):
+        return None  # every distinctive kind has a digit; most words end here
     if _TOPOLOGY.fullmatch(run):
         return "machine-type"
     if _SEMVER.fullmatch(run):
         return "version"
-    parts = re.split(r"[-._]", run)
+    parts = _SEPARATOR.split(run)
     if len(parts) < 2 or not any(c.isdigit() for c in run) or not any(c.isalpha() for c in run):
         return None
     if _MACHINE.fullmatch(run):
