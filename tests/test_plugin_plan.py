@@ -167,3 +167,15 @@ def test_init_defaults_the_export_name_to_the_map_name(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"Setting project property: valid.output.file -> {tmp_path / 'out' / 'gen.jsonl'}" in result.stdout
+
+
+def test_profile_labels_are_the_ones_valid_export_writes(tmp_path):
+    from valid.dita.scheme import load_scheme
+
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
+    assert _run_plan(tmp_path).returncode == 0
+    run = ET.parse(tmp_path / "temp" / "valid" / "run.xml").getroot()
+    labels = {p.get("name"): [l.text for l in p.findall("label")] for p in run.findall("profile")}
+    scheme = load_scheme(SCHEME)
+    assert labels == {name: scheme.labels(name) for name in ("v5p", "v6e")}
+    assert labels["v6e"] == ["Model v6e", "Trillium"]

@@ -62,7 +62,11 @@
         </xsl:if>
         <xsl:for-each select="$values">
           <profile name="{.}" ditaval="ditaval/{.}.ditaval"
-                   text="{vp:implied-ditaval($scheme, $resolved-attribute, .)}"/>
+                   text="{vp:implied-ditaval($scheme, $resolved-attribute, .)}">
+            <xsl:for-each select="vp:labels($scheme, $resolved-attribute, .)">
+              <label><xsl:value-of select="."/></label>
+            </xsl:for-each>
+          </profile>
         </xsl:for-each>
       </xsl:when>
       <xsl:when test="normalize-space($ditavals) ne ''">
@@ -72,7 +76,9 @@
                                             then substring-before(., '=')
                                             else replace(tokenize(translate($file, '\', '/'), '/')[last()],
                                                          '\.[^.]*$', '')"/>
-          <profile name="{normalize-space($name)}" ditaval="{vp:absolute-path(normalize-space($file))}"/>
+          <profile name="{normalize-space($name)}" ditaval="{vp:absolute-path(normalize-space($file))}">
+            <label><xsl:value-of select="normalize-space($name)"/></label>
+          </profile>
         </xsl:for-each>
       </xsl:when>
       <xsl:otherwise>
@@ -142,7 +148,11 @@
                      src-base="{vp:ant(replace($src, '/[^/]*$', '/'))}">
             <xsl:for-each select="$profiles">
               <profile name="{vp:ant(@name)}" job="{vp:ant($work-dir-uri || @name || '/.job.xml')}"
-                       ditaval-digest="${{valid.plan.digest.{position()}}}"/>
+                       ditaval-digest="${{valid.plan.digest.{position()}}}">
+                <xsl:for-each select="label">
+                  <label><xsl:value-of select="vp:ant(.)"/></label>
+                </xsl:for-each>
+              </profile>
             </xsl:for-each>
             <unfiltered job="{vp:ant(base-uri($job))}"/>
             <xsl:if test="exists($scheme)">

@@ -92,6 +92,21 @@
                                             ! tokenize(normalize-space(@keys), ' ')[1])"/>
   </xsl:function>
 
+  <!-- Display name first, then the other names readers use, as valid export labels a profile:
+       topicmeta/navtitle (else @navtitle, else the key), then topicmeta/keywords/keyword. -->
+  <xsl:function name="vp:labels" as="xs:string*">
+    <xsl:param name="scheme" as="document-node()"/>
+    <xsl:param name="attribute" as="xs:string"/>
+    <xsl:param name="value" as="xs:string"/>
+    <xsl:variable name="subject" select="(vp:value-subjects($scheme, $attribute)
+                                            [tokenize(normalize-space(@keys), ' ') = $value])[1]"/>
+    <xsl:variable name="meta" select="$subject/*[local-name() = 'topicmeta'][1]"/>
+    <xsl:variable name="navtitle" select="($meta//*[local-name() = 'navtitle'] ! normalize-space(.))[. ne ''][last()]"/>
+    <xsl:variable name="display" select="($navtitle, normalize-space($subject/@navtitle)[. ne ''], $value)[1]"/>
+    <xsl:sequence select="distinct-values(($display,
+        $meta//*[local-name() = 'keyword'][parent::*[local-name() = 'keywords']] ! normalize-space(.)[. ne '']))"/>
+  </xsl:function>
+
   <!-- Tokens of an attribute value, DITA 1.3 group syntax parsed: `g(a b) c` gives a, b, c (the
        group name is not a value). Group names follow DITA-OT's \w+ pattern. -->
   <xsl:function name="vp:tokens" as="xs:string*">
