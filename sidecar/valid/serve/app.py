@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import math
+import re
 import time
 import uuid
 from contextlib import asynccontextmanager
@@ -223,10 +224,18 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Response:
+        if isinstance(err.__cause__, BodyTooLarge):  # FastAPI wraps errors raised while reading the body
+            return await _body_too_large(request, err.__cause__)
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "unsupported_media_type"}
-        status = err.status_code if err.status_code in code else 404
-        message = {404: f"no such path: {request.url.path}", 405: f"{request.method} is not allowed here"}
-        response = error_response(_request_id(request), status, code[status], message.get(status, str(err.detail)))
+        status = err.status_code if err.status_code in code else 422
+        message = {
+            404: f"no such path: {request.url.path}",
+            405: f"{request.method} is not allowed here",
+            422: "the request body could not be read",
+        }
+        response = error_response(
+            _request_id(request), status, code.get(status, "invalid_request"), message.get(status, str(err.detail))
+        )
         if status == 405 and err.headers and "Allow" in err.headers:
             response.headers["allow"] = err.headers["Allow"]
         return response
@@ -315,7 +324,7 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
         degraded = "true" if answered.degraded else "false"
         metrics.answers.inc(outcome=str(answered.answer.get("outcome")), degraded=degraded)
         for reason in answered.degraded_reasons:
-            metrics.degraded.inc(reason=reason)
+            metrics.degraded.inc(reason=degraded_label(reason))
         metrics.stage_seconds.observe(queue_s, stage="queue")
         metrics.stage_seconds.observe(answer_s, stage="answer")
         for stage, ms in sorted(answered.stages_ms.items()):
@@ -471,6 +480,27 @@ class Observe:
                 template = "/static"
             self.metrics.requests.inc(route=template, method=scope["method"], status=str(status_box["status"]))
             self.metrics.request_seconds.observe(time.perf_counter() - started, route=template)
+
+
+_DEGRADED_LABELS: set[str] = set()
+_MAX_DEGRADED_LABELS = 32
+
+
+def degraded_label(reason: str) -> str:
+    """A bounded metric label for an engine's degraded reason.
+
+    Reasons read like "tpu7x: vector channel failed (ProgrammingError: ...); BM25 only": the
+    generation prefix and the parenthesised detail (error text) are dropped, so the label names the
+    fallback, and at most 32 distinct labels ever exist ("other" after that).
+    """
+    label = re.sub(r"\([^)]*\)", "", reason)
+    label = re.sub(r"^[\w.-]+: ", "", label.strip())
+    label = re.sub(r"\s+([;,.])", r"\1", " ".join(label.split()))[:60] or "unspecified"
+    if label not in _DEGRADED_LABELS:
+        if len(_DEGRADED_LABELS) >= _MAX_DEGRADED_LABELS:
+            return "other"
+        _DEGRADED_LABELS.add(label)
+    return label
 
 
 def _timed(fn):

@@ -53,3 +53,21 @@ class LiveServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def wait_ready(url: str, timeout_s: float = 60.0) -> dict:
+    """Poll GET /healthz until 200; returns its body. Raises with the last error on timeout."""
+    import httpx
+
+    deadline = time.monotonic() + timeout_s
+    last = "no answer"
+    while time.monotonic() < deadline:
+        try:
+            response = httpx.get(url + "/healthz", timeout=5)
+            if response.status_code == 200:
+                return response.json()
+            last = response.text
+        except httpx.HTTPError as err:
+            last = str(err)
+        time.sleep(0.05)
+    raise RuntimeError(f"{url} not ready after {timeout_s:g} s: {last}")
