@@ -43,7 +43,7 @@ from valid.answer.models import (
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
 from valid.answer.retrieve import ReleaseHandle, retrieve_in_scope
-from valid.answer.scope import resolve_scope, without_matched
+from valid.answer.scope import resolve_scope, search_text
 
 MAX_REVISIONS = 2
 # No generation named: the question is about shared content only when, for every generation, the
@@ -144,11 +144,11 @@ class AnswerEngine:
         attempts: dict[str, _Attempts] = {}
         stages["retrieve"] = stages["generate"] = stages["check"] = 0.0
 
-        search_text = without_matched(question, resolution.matched)
-
         def retrieve(profile: str) -> RetrievalOutcome:
             t = time.perf_counter()
-            retrievals[profile] = retrieve_in_scope(self.release, embedder, search_text, profile)
+            retrievals[profile] = retrieve_in_scope(
+                self.release, embedder, search_text(question, resolution, profile), profile
+            )
             stages["retrieve"] += _ms(t)
             return retrievals[profile]
 
@@ -423,6 +423,7 @@ class AnswerEngine:
                     "relevant": r.relevant,
                     "best_similarity": r.best_similarity,
                     "best_bm25": r.best_bm25,
+                    "coverage": r.coverage,
                     "channels": {n: [[h.chunk_id, h.rank, h.score] for h in hits] for n, hits in r.channels.items()},
                     "fused": [[h.chunk_id, h.rank, h.score] for h in r.fused],
                 }

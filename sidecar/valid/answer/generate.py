@@ -198,7 +198,11 @@ class OfflineExtractive:
         best = scored[0][0]
         chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
         answer = self._best_sentence(chosen[0].text, request)
-        chosen.sort(key=lambda u: (u.chunk_rank, u.position))
+        # Chunks in the order of their best unit; inside a chunk, document order (procedures).
+        first = {}
+        for i, unit in enumerate(chosen):
+            first.setdefault(unit.chunk_id, i)
+        chosen.sort(key=lambda u: (first[u.chunk_id], u.position))
         return Draft(
             scope=list(request.scope),
             answer=answer,

@@ -77,6 +77,7 @@ class ScopeResolution(_Model):
     unknown: list[str] = Field(
         default_factory=list, description="Generation-like names the subject scheme does not know."
     )
+    words: dict[str, list[str]] = Field(default_factory=dict, description="Profile → the matched words naming it.")
 
 
 class ChannelHit(_Model):
@@ -113,6 +114,7 @@ class RetrievalOutcome(_Model):
     relevant: bool = Field(description="Did the best hit clear the similarity or BM25 floor?")
     best_similarity: float | None = None
     best_bm25: float | None = None
+    coverage: float = Field(default=0.0, description="Share of the question's content words in the chunks.")
 
 
 class DraftStep(_Model):

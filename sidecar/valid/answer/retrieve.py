@@ -10,9 +10,9 @@ search failing → the other channel alone). A degraded outcome never searches a
 last line of defence, a hit whose chunk is not in scope for the profile is dropped and reported.
 
 Relevance floors decide whether anything in scope answers at all (see docs/answer.md for the
-calibration on the sample): the best vector similarity must reach SIMILARITY_FLOOR, or one of the
-retrieved chunks must hold LEXICAL_MIN_TERMS distinct content words of the question (all of them
-when it has fewer), typos resolved against the chunk's own words.
+calibration on the sample): the best vector similarity reaches SIMILARITY_FLOOR, or the retrieved
+chunks hold at least COVERAGE_FLOOR of the question's content words (typos resolved against the
+chunks' own words; the generation's names do not count).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from valid.answer.text import terms, with_typos_resolved
 
 CHANNEL_DEPTH = 20  # hits taken from each channel before fusion
 TOP_K = 5  # fused chunks given to the generator
-SIMILARITY_FLOOR = 0.35  # cosine similarity; calibrated on the sample (docs/answer.md)
-LEXICAL_MIN_TERMS = 2  # distinct question content words in one retrieved chunk
+SIMILARITY_FLOOR = 0.55  # cosine similarity that counts as relevant on its own (docs/answer.md)
+COVERAGE_FLOOR = 0.5  # share of the question's content words found in the retrieved chunks
 
 
 class Embedder(Protocol):
@@ -128,16 +128,17 @@ def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str,
 
     best_similarity = max((h.score for h in channels.get("vector", [])), default=None)
     best_bm25 = max((h.score for h in channels.get("bm25", [])), default=None)  # the index gives -bm25
-    # Lexical floor: some chunk given to the generator holds the question's content words (typos
-    # resolved), at least two of them, or all of them when the question has just one.
+    # Lexical floor: the chunks given to the generator hold at least half of the question's content
+    # words (typos resolved against their own words). Generation names are not content words here.
     wanted = terms(question) - ignore_terms
-    lexical = 0
+    found: set[str] = set()
     for item in evidence:
-        found = terms(item.title + "\n" + item.text)
-        lexical = max(lexical, len((with_typos_resolved(wanted, found) - ignore_terms) & found))
-    lexical_floor = min(LEXICAL_MIN_TERMS, len(wanted)) if wanted else LEXICAL_MIN_TERMS
+        found |= terms(item.title + "\n" + item.text)
+    covered = (with_typos_resolved(wanted, found) & found) - ignore_terms
+    # Capped at 1: one misspelt word may resolve to two words of the chunks.
+    coverage = min(1.0, len(covered) / len(wanted)) if wanted else 0.0
     relevant = bool(evidence) and (
-        (best_similarity is not None and best_similarity >= SIMILARITY_FLOOR) or lexical >= lexical_floor
+        (best_similarity is not None and best_similarity >= SIMILARITY_FLOOR) or coverage >= COVERAGE_FLOOR
     )
     return RetrievalOutcome(
         profile=profile,
@@ -150,4 +151,5 @@ def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str,
         relevant=relevant,
         best_similarity=best_similarity,
         best_bm25=best_bm25,
+        coverage=round(coverage, 4),
     )

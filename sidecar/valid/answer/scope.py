@@ -114,6 +114,7 @@ def resolve_scope(
     words = _words(question)
     found: set[str] = set()
     matched: list[str] = []
+    words_of: dict[str, list[str]] = {}
     unknown: list[str] = []
     used = [False] * len(words)
 
@@ -130,6 +131,7 @@ def resolve_scope(
             size, profile = hit
             found.add(profile)
             matched.append(" ".join(w.raw for w in words[i : i + size]))
+            words_of.setdefault(profile, []).append(matched[-1])
             for j in range(i, i + size):
                 used[j] = True
             i += size
@@ -138,6 +140,7 @@ def resolve_scope(
         if profile:
             found.add(profile)
             matched.append(words[i].raw)
+            words_of.setdefault(profile, []).append(words[i].raw)
             used[i] = True
         i += 1
 
@@ -162,7 +165,12 @@ def resolve_scope(
         for name in explicit:
             found.add(validate_generation(name, profiles))
 
-    return ScopeResolution(profiles=sorted(found, key=order.__getitem__), matched=matched, unknown=unknown)
+    return ScopeResolution(
+        profiles=sorted(found, key=order.__getitem__),
+        matched=matched,
+        unknown=unknown,
+        words={p: words_of[p] for p in sorted(words_of, key=order.__getitem__)},
+    )
 
 
 def validate_generation(name: str, profiles: Sequence[ProfileInfo]) -> str:
@@ -175,15 +183,17 @@ def validate_generation(name: str, profiles: Sequence[ProfileInfo]) -> str:
     raise UnknownGenerationError(f"unknown generation {name!r}; the subject scheme defines: {valid}")
 
 
-def without_matched(question: str, matched: Sequence[str]) -> str:
-    """The question without the words that named its generations, for searching inside the scope.
+def search_text(question: str, resolution: ScopeResolution, profile: str) -> str:
+    """The question as searched inside one profile's scope: the words naming that profile become
+    its name, the words naming other profiles are dropped.
 
-    Inside one generation's scope those words carry no information, and embedding models know
-    little about code names such as Trillium or Ironwood, so they would only blur the query.
-    Returns the question unchanged when nothing else would remain.
+    Embedding models know little about code names (Trillium, Ironwood) and nothing about this
+    doc set's machine types, while the doc set writes the generation's name (v6e, TPU7x) in the
+    content profiled for it; the other generations' names say nothing inside this scope.
     """
     text = question
-    for word in sorted(set(matched), key=len, reverse=True):
-        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?:['’]s)?(?![\w-])", " ", text)
+    replacements = [(word, profile if owner == profile else " ") for owner, words in resolution.words.items() for word in words]
+    for word, replacement in sorted(replacements, key=lambda item: len(item[0]), reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?:['’]s)?(?![\w-])", replacement, text)
     text = " ".join(text.split())
     return text if re.search(r"\w", text) else question

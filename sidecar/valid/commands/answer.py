@@ -1,0 +1,107 @@
+"""`valid ask`: answer a question from the active index release, only inside the reader's scope."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import click
+
+from valid.answer.engine import GENERATORS, make_generator, open_engine
+from valid.answer.models import AnswerObject
+
+
+@click.command("ask")
+@click.argument("question")
+@click.option("--generation", "-g", metavar="G",
+              help="The reader's generation (a profile name or any of its names); validated against the subject scheme.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer object as JSON (see docs/answer.md).")
+@click.option("--state", type=click.Path(file_okay=False), envvar="VALID_STATE",
+              help="State directory holding the index releases (default .valid, or VALID_STATE).")
+@click.option("--chroma-url", envvar="VALID_CHROMA_URL", help="Chroma server URL, if the index lives in one.")
+@click.option("--generator", type=click.Choice(GENERATORS), default="offline", show_default=True,
+              help="offline: extractive, no model. gemini: Gemini structured output (GEMINI_API_KEY).")
+@click.option("--model", help="Gemini model name (default VALID_GEMINI_MODEL or gemini-3.8-flash).")
+@click.option("--no-log", is_flag=True, help="Do not write the question to the question log.")
+def ask_command(question, generation, as_json, state, chroma_url, generator, model, no_log):  # fmt: skip
+    """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
+
+    The scope comes from the question's words (names, other names such as Ironwood, machine types)
+    and --generation, never from a model. With no generation and an answer that differs by
+    generation, VALID asks which one you use. Every question is logged with its cost in
+    STATE/questions.sqlite; refusals open a gap issue in STATE/issues.
+    """
+    options = {"model": model} if (generator == "gemini" and model) else {}
+    engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log)
+    try:
+        result = engine.ask(question, generation)
+    finally:
+        engine.close()
+    if as_json:
+        click.echo(json.dumps(result.answer.model_dump(mode="json"), indent=1, ensure_ascii=False))
+    else:
+        click.echo(render(result.answer, {p.name: (p.labels[0] if p.labels else p.name) for p in engine.profiles}))
+
+
+def _indent(text: str, prefix: str) -> str:
+    lines = text.splitlines() or [""]
+    return "\n".join([prefix + lines[0]] + [" " * len(prefix) + line for line in lines[1:]])
+
+
+def render(answer: AnswerObject, labels: dict[str, str]) -> str:
+    """The readable form: scope first, then the answer per generation with citations, then the rest."""
+    out: list[str] = []
+    if answer.scope:
+        names = ", ".join(labels.get(p, p) for p in answer.scope)
+        matched = f' (matched: {", ".join(repr(m) for m in answer.matched)})' if answer.matched else ""
+        out.append(f"Scope: {names}{matched}")
+    else:
+        out.append("Scope: no generation named")
+    out.append("")
+
+    if answer.outcome == "ask":
+        out.append("The answer differs by generation. Which one do you use?")
+        for choice in answer.choices:
+            out.append(f"  - {choice.generation}: {choice.label}")
+        out.append("Ask again naming it, or with --generation NAME.")
+        out.append("")
+    groups: list[tuple[list[str], object]] = []
+    for item in answer.answers:  # identical answers (shared content) are shown once
+        for names, same in groups:
+            if same.answer == item.answer and same.steps == item.steps:
+                names.append(item.generation)
+                break
+        else:
+            groups.append(([item.generation], item))
+    for names, item in groups:
+        out.append(f"For {', '.join(labels.get(n, n) for n in names)}:")
+        out.append(textwrap.fill(item.answer, width=100, initial_indent="  ", subsequent_indent="  "))
+        for number, step in enumerate(item.steps, start=1):
+            out.append(_indent(step.text, f"  {number}. "))
+            out.append(f"     [{step.cite}]")
+        out.append("")
+    if answer.refusal is not None:
+        out.append(f"Refused: {answer.refusal.reason}")
+        out.append(f"Missing: {answer.refusal.missing}")
+        if answer.refusal.gap_issue:
+            out.append(f"Gap issue: {answer.refusal.gap_issue}")
+        out.append("")
+    if answer.not_used:
+        out.append(f"Not used: {answer.not_used}")
+    checks = answer.checks
+    if answer.answers:
+        out.append(
+            f"Checks: citations in scope {checks.get('citations_in_scope')}, values grounded "
+            f"{checks.get('values_grounded')}, out-of-scope values {checks.get('out_of_scope_values')}, "
+            f"revisions {checks.get('revisions')}"
+        )
+    run = answer.run
+    model = f" {run.model}" if run.model else ""
+    out.append(
+        f"Run: {run.generator}{model}, {run.calls} call(s), tokens {run.tokens_in} in / {run.tokens_out} out, "
+        f"${run.cost_usd:.6f}, {run.latency_ms:.1f} ms; release {answer.release[:12]}"
+    )
+    return "\n".join(out)
+
+
+commands = [ask_command]
