@@ -1,0 +1,145 @@
+"""`valid export` fails clearly: one line with file and line, non-zero exit, nothing written."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from valid.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "dita"
+SCHEME = FIXTURES / "basic" / "scheme.ditamap"
+
+
+def write(base: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = base / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return base
+
+
+@pytest.fixture
+def isolated_tmp(tmp_path, monkeypatch):
+    """Route the exporter's temporary job directories into a directory the test can inspect."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    return scratch
+
+
+def run_export(*args: str):
+    return CliRunner().invoke(main, ["export", *args], catch_exceptions=False)
+
+
+def assert_clean_failure(result, out: Path, scratch: Path, message: str):
+    assert result.exit_code != 0
+    assert result.output.startswith("valid: error: "), result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+    assert list(out.parent.glob(f".{out.name}.*")) == []  # no half-written temp file
+    assert list(scratch.iterdir()) == []  # no job directory left behind
+
+
+def doc_set(tmp_path: Path, topic: str) -> Path:
+    return write(
+        tmp_path / "docs",
+        {"m.ditamap": '<map><title>M</title>\n<topicref href="t.dita"/>\n</map>', "t.dita": topic},
+    ) / "m.ditamap"
+
+
+def test_malformed_xml(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t">\n<title>T</title>\n<body><p>x</body>\n</topic>')
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "t.dita:3: malformed XML")
+
+
+def test_missing_href_target(tmp_path, isolated_tmp):
+    root_map = write(tmp_path / "docs", {"m.ditamap": '<map>\n<topicref href="nope.dita"/></map>'}) / "m.ditamap"
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "m.ditamap:2: @href='nope.dita' names a file that does not exist")
+
+
+def test_unknown_subject_scheme_value(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t"><title>T</title>\n<body>\n<p platform="v5e">x</p>\n<p platform="v9">y</p></body></topic>')
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "t.dita:3: @platform value 'v5e' is not declared in subject scheme scheme.ditamap")
+    assert "1 more undeclared value(s): t.dita:4 'v9'" in result.output
+
+
+def test_unreadable_ditaval(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t"><title>T</title></topic>')
+    out = tmp_path / "out.jsonl"
+    missing = tmp_path / "v5p.ditaval"
+    result = run_export(str(root_map), "--profile", f"v5p={missing}", "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "v5p.ditaval: cannot read DITAVAL")
+
+
+def test_invalid_ditaval_action(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t"><title>T</title></topic>')
+    out = tmp_path / "out.jsonl"
+    bad = write(tmp_path, {"bad.ditaval": '<val>\n<prop att="platform" action="hide"/>\n</val>'}) / "bad.ditaval"
+    result = run_export(str(root_map), "--profile", f"v5p={bad}", "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "bad.ditaval:2: <prop> has action='hide'")
+
+
+def test_xxe_attempt(tmp_path, isolated_tmp):
+    secret = write(tmp_path, {"secret.txt": "TOP-SECRET"}) / "secret.txt"
+    root_map = doc_set(
+        tmp_path,
+        f'<?xml version="1.0"?>\n<!DOCTYPE topic [\n<!ENTITY x SYSTEM "{secret.as_uri()}">\n]>\n'
+        '<topic id="t"><title>&x;</title></topic>',
+    )
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "t.dita:3: entity declarations are refused")
+    assert "TOP-SECRET" not in result.output
+
+
+def test_reference_outside_the_root(tmp_path, isolated_tmp):
+    write(tmp_path, {"outside.dita": '<topic id="o"><title>SECRET</title></topic>'})
+    root_map = write(tmp_path / "docs", {"m.ditamap": '<map>\n\n<topicref href="../outside.dita"/></map>'}) / "m.ditamap"
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "m.ditamap:3: @href='../outside.dita' points outside the doc-set root")
+
+
+def test_no_profiles_is_a_config_error(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t"><title>T</title></topic>')
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "give --scheme FILE")
+
+
+def test_scheme_with_several_attributes_needs_attribute(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t"><title>T</title></topic>')
+    out = tmp_path / "out.jsonl"
+    scheme = FIXTURES / "scheme" / "generations.ditamap"
+    result = run_export(str(root_map), "--scheme", str(scheme), "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "binds 3 attributes (audience, platform, otherprops); choose one with --attribute")
+    result = run_export(str(root_map), "--scheme", str(scheme), "--attribute", "product", "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "does not bind @product")
+
+
+def test_malformed_profile_option(tmp_path, isolated_tmp):
+    root_map = doc_set(tmp_path, '<topic id="t"><title>T</title></topic>')
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--profile", "v5p", "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "expected NAME=FILE.ditaval")
+
+
+def test_existing_output_is_left_untouched_on_failure(tmp_path, isolated_tmp):
+    root_map = write(tmp_path / "docs", {"m.ditamap": "<map><topicref href='nope.dita'/></map>"}) / "m.ditamap"
+    out = tmp_path / "out.jsonl"
+    out.write_text("previous export\n")
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
+    assert result.exit_code != 0
+    assert out.read_text() == "previous export\n"
