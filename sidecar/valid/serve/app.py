@@ -112,7 +112,10 @@ _ERRORS = {  # status → (code, description), for the OpenAPI responses of each
 }
 
 
-def _responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def _responses(*statuses: int, html: bool = False) -> dict[int | str, dict[str, Any]]:
+    if html:  # the route's own media type is text/html; its errors are still JSON
+        ref = {"$ref": "#/components/schemas/ErrorBody"}
+        return {s: {"description": _ERRORS[s][1], "content": {"application/json": {"schema": ref}}} for s in statuses}
     return {s: {"model": ErrorBody, "description": _ERRORS[s][1]} for s in statuses}
 
 
@@ -373,7 +376,7 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
     @app.get(
         "/sources/{path:path}",
         response_class=HTMLResponse,
-        responses={**_responses(404, 422, 500, 503), 200: {"content": {"text/html": {}}, "description": "The page."}},
+        responses={**_responses(404, 422, 500, 503, html=True), 200: {"description": "The page."}},
         summary="A source file as an HTML page: the target of citation links.",
     )
     def source_page(path: str, generation: str | None = generation_query, lease: Lease = Depends(leased)) -> HTMLResponse:
