@@ -1,0 +1,167 @@
+"""`valid index` and `valid releases`: build, list, activate and roll back index releases."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from valid.embed import EMBEDDER_KINDS, make_embedder
+
+_state = click.option(
+    "--state",
+    type=click.Path(file_okay=False),
+    envvar="VALID_STATE",
+    default=None,
+    help="State directory (default .valid in the working directory; env VALID_STATE).",
+)
+_chroma = click.option(
+    "--chroma-url",
+    envvar="VALID_CHROMA_URL",
+    default=None,
+    help="A Chroma server, e.g. http://127.0.0.1:8000 (default: embedded Chroma in the state directory).",
+)
+
+
+def _store(state, chroma_url=None):
+    from valid.index import Store
+
+    return Store(state, chroma_url)
+
+
+class _Progress:
+    """A one-line progress display on stderr, only when stderr is a terminal."""
+
+    def __init__(self):
+        self.enabled = sys.stderr.isatty()
+        self.stage = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * done / total) if total else width
+        sys.stderr.write(f"\r{stage:<8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _audit_findings(export_path) -> list:
+    """The audit's scope findings for the report (an empty list where the audit is not installed)."""
+    try:
+        from valid.audit.findings import find
+    except ImportError:
+        return []
+    from valid.contracts import Export
+    from valid.index import read_export
+
+    loaded = read_export(export_path)
+    return find(Export(header=loaded.header, chunks=loaded.chunks))
+
+
+@click.command("index")
+@click.argument("export", type=click.Path(dir_okay=False))
+@_state
+@_chroma
+@click.option("--embedder", type=click.Choice(EMBEDDER_KINDS), default="offline", show_default=True, help="Who computes the vectors.")
+@click.option("--embed-model", default=None, help="Gemini embedding model (default gemini-embedding-001).")
+@click.option("--embed-dimension", type=int, default=None, help="Gemini output dimension (default 768).")
+@click.option("--no-activate", is_flag=True, help="Register the release but leave the active release as it is.")
+@click.option("--json", "as_json", is_flag=True, help="Print the index report as JSON.")
+def index_command(export, state, chroma_url, embedder, embed_model, embed_dimension, no_activate, as_json):
+    """Index an export (CHUNKS.jsonl) into a verified release: Chroma + SQLite FTS5.
+
+    Only texts missing from the embedding cache are embedded; an unchanged export reuses its release.
+    The new release becomes active unless --no-activate is given.
+    """
+    from valid.index import build_release
+
+    options = {}
+    if embedder == "gemini":
+        if embed_model:
+            options["model"] = embed_model
+        if embed_dimension:
+            options["dimension"] = embed_dimension
+    elif embed_model or embed_dimension:
+        raise click.UsageError("--embed-model and --embed-dimension apply to --embedder gemini only")
+    store = _store(state, chroma_url)
+    result = build_release(
+        export,
+        make_embedder(embedder, **options),
+        store,
+        activate=not no_activate,
+        findings=_audit_findings(export),
+        progress=_Progress(),
+    )
+    report = result.report
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+        return
+    verb = "reused" if result.reused else "built"
+    state_word = "active" if result.activated else "not active"
+    click.echo(f"release {result.release_id[:12]} {verb} ({state_word}): {report.chunks} chunks, "
+               + ", ".join(f"{p} {n}" for p, n in report.per_profile.items()))
+    click.echo(f"embeddings: {report.embedding.embedded} computed, {report.embedding.reused} reused ({report.embedding.embedder})")
+    ch = report.changes
+    if ch.previous_release:
+        click.echo(f"since {ch.previous_release[:12]}: {ch.added} added, {ch.deleted} deleted, {ch.text_changed} changed, {ch.rescoped} rescoped")
+    if report.findings:
+        click.echo(f"scope findings: {len(report.findings)} (see the report, or run `valid audit`)")
+    click.echo(f"report: {result.path}/report.html")
+
+
+@click.group("releases")
+def releases_group():
+    """List, activate and roll back index releases."""
+
+
+@releases_group.command("list")
+@_state
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def releases_list(state, as_json):
+    """List verified releases, oldest first; '*' marks the active one."""
+    from valid.index import list_releases
+
+    releases = list_releases(_store(state))
+    if as_json:
+        click.echo("[" + ",".join(r.model_dump_json() for r in releases) + "]")
+        return
+    if not releases:
+        click.echo("no releases; run `valid index CHUNKS.jsonl`")
+    for r in releases:
+        scope = " ".join(f"{p}={n}" for p, n in r.per_profile.items())
+        click.echo(f"{'*' if r.active else ' '} {r.id[:12]}  {r.built_at}  {r.chunks:>6} chunks  {scope}  {r.embedder}")
+
+
+@releases_group.command("activate")
+@click.argument("release_id")
+@_state
+@click.option("--expected", default=None, help="Fail unless this release (id or prefix, or 'none') is the active one.")
+def releases_activate(release_id, state, expected):
+    """Make RELEASE_ID (or a unique prefix of it) the active release."""
+    from valid.index import activate, active_release_id, resolve_release_id
+
+    store = _store(state)
+    full = resolve_release_id(store, release_id)
+    if expected is None:
+        current = active_release_id(store)
+    elif expected == "none":
+        current = None
+    else:
+        current = resolve_release_id(store, expected)
+    activate(store, full, expected=current)
+    click.echo(f"active release: {full[:12]}")
+
+
+@releases_group.command("rollback")
+@_state
+def releases_rollback(state):
+    """Make the previously active release active again."""
+    from valid.index import rollback
+
+    new = rollback(_store(state))
+    click.echo(f"active release: {new.active[:12]}")
+
+
+commands = [index_command, releases_group]

@@ -1,0 +1,136 @@
+"""Publication and activation are separate: a build registers a verified release; activation moves
+the active pointer with a compare-and-swap.
+
+`active.json` holds the active release id and the stack of previously active ids. Every change
+happens under an flock on `active.lock` and lands with os.replace, so readers see the old pointer
+or the new one, and two activators racing from the same `expected` cannot both win. Rollback is
+one more validated activation (of the previous id), never a change to an old release.
+
+Nothing here imports Chroma: reading the pointer is cheap.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from valid.errors import ReleaseError
+from valid.index.fsutil import atomic_write, file_lock
+from valid.index.store import Store
+
+VERIFIED_MARKER = "verified"
+HISTORY_LIMIT = 100
+
+
+class ActiveState(BaseModel):
+    active: str | None = None
+    history: list[str] = Field(default_factory=list, description="Previously active ids, oldest first.")
+
+
+class ReleaseInfo(BaseModel):
+    id: str
+    active: bool
+    built_at: str
+    chunks: int
+    per_profile: dict[str, int]
+    embedder: str
+    source_commit: str | None
+    map: str
+
+
+def _short(release_id: str | None) -> str:
+    return release_id[:12] if release_id else "none"
+
+
+def is_registered(store: Store, release_id: str) -> bool:
+    return (store.release_dir(release_id) / VERIFIED_MARKER).is_file()
+
+
+def read_active(store: Store) -> ActiveState:
+    try:
+        return ActiveState.model_validate_json(store.active_path.read_bytes())
+    except FileNotFoundError:
+        return ActiveState()
+
+
+def active_release_id(store: Store) -> str | None:
+    return read_active(store).active
+
+
+def _write(store: Store, state: ActiveState) -> None:
+    atomic_write(store.active_path, state.model_dump_json(indent=2).encode() + b"\n")
+
+
+def activate(store: Store, release_id: str, *, expected: str | None) -> ActiveState:
+    """Make `release_id` active if the active release is still `expected` (None: nothing active)."""
+    if not is_registered(store, release_id):
+        raise ReleaseError(f"no verified release {release_id}; see `valid releases list`")
+    with file_lock(store.active_lock):
+        state = read_active(store)
+        if state.active != expected:
+            raise ReleaseError(
+                f"active release changed from {_short(expected)} to {_short(state.active)} meanwhile; rerun"
+            )
+        if state.active == release_id:
+            return state
+        history = state.history + ([state.active] if state.active else [])
+        new = ActiveState(active=release_id, history=history[-HISTORY_LIMIT:])
+        _write(store, new)
+        return new
+
+
+def rollback(store: Store, *, expected: str | None = None) -> ActiveState:
+    """Activate the previously active release. `expected` (default: whatever is active now) makes it a CAS."""
+    with file_lock(store.active_lock):
+        state = read_active(store)
+        current = state.active if expected is None else expected
+        if state.active != current:
+            raise ReleaseError(f"active release changed from {_short(current)} to {_short(state.active)} meanwhile; rerun")
+        history = list(state.history)
+        while history and not is_registered(store, history[-1]):
+            history.pop()  # a release removed by hand cannot be rolled back to
+        if not history:
+            raise ReleaseError("nothing to roll back to: no earlier active release")
+        previous = history.pop()
+        new = ActiveState(active=previous, history=history)
+        _write(store, new)
+        return new
+
+
+def list_releases(store: Store) -> list[ReleaseInfo]:
+    """Registered releases, oldest build first."""
+    from valid.index.manifest import Manifest
+
+    active = active_release_id(store)
+    out = []
+    if not store.releases_dir.is_dir():
+        return out
+    for path in store.releases_dir.iterdir():
+        if not (path / VERIFIED_MARKER).is_file():
+            continue
+        manifest = Manifest.model_validate_json((path / "release.json").read_bytes())
+        op = manifest.operational
+        out.append(
+            ReleaseInfo(
+                id=manifest.release_id,
+                active=manifest.release_id == active,
+                built_at=op.built_at,
+                chunks=op.chunks,
+                per_profile=op.per_profile,
+                embedder=f"{manifest.identity.embedder.id}/{manifest.identity.embedder.dimension}",
+                source_commit=op.source_commit,
+                map=op.export_map,
+            )
+        )
+    return sorted(out, key=lambda r: (r.built_at, r.id))
+
+
+def resolve_release_id(store: Store, prefix: str) -> str:
+    """A full release id from a unique prefix of at least 6 characters (what `releases list` shows)."""
+    if len(prefix) < 6:
+        raise ReleaseError(f"release id prefix {prefix!r} is too short; give at least 6 characters")
+    matches = sorted(p.name for p in store.releases_dir.glob(f"{prefix}*") if (p / VERIFIED_MARKER).is_file()) if store.releases_dir.is_dir() else []
+    if not matches:
+        raise ReleaseError(f"no verified release {prefix}; see `valid releases list`")
+    if len(matches) > 1:
+        raise ReleaseError(f"release id prefix {prefix} is ambiguous ({len(matches)} releases); give more characters")
+    return matches[0]

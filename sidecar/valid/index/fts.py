@@ -1,0 +1,106 @@
+"""The BM25 channel: one SQLite file per release with the chunks and their FTS5 index.
+
+Scope is applied the way sqlite-utils applies a `where`: the content table is filtered to the
+profile first (a CTE), and only those rows are joined to the MATCH, so top-k is taken inside the
+scope. User text never reaches FTS5 syntax: every whitespace-separated token is quoted, so `NOT`,
+`OR`, `-`, `:` and parentheses are plain text and `v2-alpha-tpuv6e` or `--version` match literally.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+from typing import Sequence
+
+from valid.contracts import Chunk
+from valid.index.manifest import Bm25Settings
+
+_COMPOUND = re.compile(r"\S*[-_]\S*")
+_SEPARATORS = re.compile(r"[-_]+")
+
+
+def split_column(*texts: str) -> str:
+    """The parts of every hyphenated or underscored word, so `version` also finds `--version`."""
+    parts = []
+    for text in texts:
+        for word in _COMPOUND.findall(text):
+            pieces = _SEPARATORS.sub(" ", word).split()
+            if pieces:
+                parts.append(" ".join(pieces))
+    return "\n".join(parts)
+
+
+def quote_query(text: str) -> str | None:
+    """An FTS5 query that ORs each user token as a quoted string; None when there is nothing to search."""
+    tokens = list(dict.fromkeys(text.split()))
+    if not tokens:
+        return None
+    return " OR ".join('"' + token.replace('"', '""') + '"' for token in tokens)
+
+
+def column(profile: str) -> str:
+    """The quoted SQL column for a profile (profile names are validated when the export is read)."""
+    return '"in_' + profile.replace('"', '""') + '"'
+
+
+def build(path: Path, chunks: Sequence[Chunk], profiles: Sequence[str], settings: Bm25Settings) -> None:
+    db = sqlite3.connect(path)
+    try:
+        scope_columns = ", ".join(f"{column(p)} INTEGER NOT NULL" for p in profiles)
+        db.execute(
+            "CREATE TABLE chunks (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,"
+            " topic_id TEXT NOT NULL, title TEXT NOT NULL, type TEXT NOT NULL, scope_origin TEXT NOT NULL,"
+            f" digest TEXT NOT NULL, json TEXT NOT NULL, {scope_columns})"
+        )
+        db.execute("CREATE INDEX chunks_path ON chunks (path)")
+        tokenizer = settings.tokenizer.replace('"', '""')
+        db.execute(f'CREATE VIRTUAL TABLE chunks_fts USING fts5({", ".join(settings.columns)}, tokenize = "{tokenizer}")')
+        marks = ", ".join("?" * (9 + len(profiles)))
+        db.executemany(
+            f"INSERT INTO chunks VALUES ({marks})",
+            (
+                (
+                    n,
+                    c.id,
+                    c.source.path,
+                    c.topic_id,
+                    c.title,
+                    c.type,
+                    c.scope_origin,
+                    c.digest,
+                    c.model_dump_json(),
+                    *(1 if c.scope[p] else 0 for p in profiles),
+                )
+                for n, c in enumerate(chunks, start=1)
+            ),
+        )
+        db.executemany(
+            "INSERT INTO chunks_fts (rowid, title, text, split) VALUES (?, ?, ?, ?)",
+            ((n, c.title, c.text, split_column(c.title, c.text)) for n, c in enumerate(chunks, start=1)),
+        )
+        db.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
+        db.commit()
+    finally:
+        db.close()
+
+
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+
+
+def search(
+    db: sqlite3.Connection, query_text: str, profile: str, k: int, settings: Bm25Settings
+) -> list[tuple[str, float]]:
+    """(chunk id, bm25) pairs in the profile, best first; bm25 is lower-is-better, ties broken by id."""
+    query = quote_query(query_text)
+    if query is None or k < 1:
+        return []
+    weights = ", ".join(repr(float(w)) for w in settings.weights)
+    sql = (
+        f"WITH scoped AS (SELECT rowid, id FROM chunks WHERE {column(profile)} = 1) "
+        f"SELECT scoped.id, bm25(chunks_fts, {weights}) AS score "
+        "FROM scoped JOIN chunks_fts ON chunks_fts.rowid = scoped.rowid "
+        "WHERE chunks_fts MATCH ? ORDER BY score, scoped.id LIMIT ?"
+    )
+    return [(row[0], float(row[1])) for row in db.execute(sql, (query, k))]

@@ -1,0 +1,148 @@
+"""Release identity: a content-addressed manifest of every input that can change what a release does.
+
+`release_id = sha256(canonical JSON of Identity)`. The identity binds the export's chunk lines and
+header (profiles, labels, owned values, scheme and stylesheet digests, exporter version), the
+embedder and its dimension, the vector store settings and the BM25 settings, and the index schema
+version. The build reads its settings *from* the identity (HNSW configuration, FTS5 tokenizer,
+BM25 weights), so nothing that shapes a release can be left out of its id.
+
+Timestamps, paths, the store location, batch sizes and the doc set's commit are recorded in
+`Operational`: they describe a run, not behaviour, and never change the id. (The same content from
+a later commit is the same release, reused at no cost.)
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import metadata
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from valid.index.exportfile import LoadedExport, canonical_json, sha256_hex
+
+INDEX_SCHEMA_VERSION = "1"
+# How a chunk becomes embedding input. Change the string whenever `embedding_input` changes.
+EMBEDDING_INPUT = "title+blank-line+text/v1"
+
+
+def embedding_input(title: str, text: str) -> str:
+    """The text the embedder sees for a chunk: its title carries meaning its body often leaves implicit."""
+    return f"{title}\n\n{text}" if title else text
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class HnswSettings(_Frozen):
+    space: str = "cosine"
+    ef_search: int = 400
+    ef_construction: int = 200
+    max_neighbors: int = 32
+
+
+class Bm25Settings(_Frozen):
+    # '-' and '_' are token characters, so `v2-alpha-tpuv6e` and `--version` are single terms that
+    # match literally; the `split` column holds the parts of such words so `version` still finds them.
+    tokenizer: str = "unicode61 remove_diacritics 2 tokenchars '-_'"
+    columns: tuple[str, ...] = ("title", "text", "split")
+    weights: tuple[float, ...] = (2.0, 1.0, 0.5)
+
+
+class IndexSettings(_Frozen):
+    """The behaviour-changing settings of a build (defaults are VALID's)."""
+
+    schema_version: str = INDEX_SCHEMA_VERSION
+    hnsw: HnswSettings = HnswSettings()
+    bm25: Bm25Settings = Bm25Settings()
+
+
+class ExportIdentity(_Frozen):
+    digest: str = Field(description="sha256 of the export's chunk lines.")
+    header_digest: str = Field(description="sha256 of the header minus operational fields.")
+    scheme_digest: str | None
+    stylesheet_digest: str
+    schema_version: str
+    profiles: list[str]
+
+
+class EmbedderIdentity(_Frozen):
+    id: str
+    dimension: int
+    input: str = EMBEDDING_INPUT
+
+
+class VectorIdentity(_Frozen):
+    engine: str = "chromadb"
+    version: str
+    hnsw: HnswSettings
+    metadata_fields: list[str]
+
+
+class Bm25Identity(_Frozen):
+    engine: str = "sqlite-fts5"
+    sqlite_version: str
+    settings: Bm25Settings
+
+
+class Identity(_Frozen):
+    index_schema_version: str
+    export: ExportIdentity
+    embedder: EmbedderIdentity
+    vectors: VectorIdentity
+    bm25: Bm25Identity
+
+    @property
+    def release_id(self) -> str:
+        return sha256_hex(canonical_json(self.model_dump(mode="json")))
+
+
+class Operational(_Frozen):
+    """What a run did and where: never part of the release id."""
+
+    built_at: str
+    build_seconds: float
+    export_path: str
+    export_map: str
+    source_commit: str | None
+    store: str
+    collection: str
+    embed_batch_size: int | None = None
+    chunks: int
+    per_profile: dict[str, int]
+
+
+class Manifest(_Frozen):
+    release_id: str
+    identity: Identity
+    operational: Operational
+
+
+def metadata_fields(profiles: list[str]) -> list[str]:
+    return [f"in_{p}" for p in profiles] + ["id", "path", "title", "type", "digest", "topic_id", "scope_origin"]
+
+
+def _chromadb_version() -> str:
+    try:
+        return metadata.version("chromadb")
+    except metadata.PackageNotFoundError:  # pragma: no cover - chromadb is a hard dependency
+        return "unknown"
+
+
+def identity_for(export: LoadedExport, embedder_id: str, dimension: int, settings: IndexSettings | None = None) -> Identity:
+    settings = settings or IndexSettings()
+    header = export.header
+    return Identity(
+        index_schema_version=settings.schema_version,
+        export=ExportIdentity(
+            digest=export.digest,
+            header_digest=export.header_digest,
+            scheme_digest=header.scheme_digest,
+            stylesheet_digest=header.stylesheet_digest,
+            schema_version=header.schema_version,
+            profiles=export.profiles,
+        ),
+        embedder=EmbedderIdentity(id=embedder_id, dimension=int(dimension)),
+        vectors=VectorIdentity(version=_chromadb_version(), hnsw=settings.hnsw, metadata_fields=metadata_fields(export.profiles)),
+        bm25=Bm25Identity(sqlite_version=sqlite3.sqlite_version, settings=settings.bm25),
+    )

@@ -1,0 +1,165 @@
+"""A handle pinned to one verified release: both search channels, always inside one profile's scope.
+
+    release = open_active(Store())
+    hits = release.search_vector(embedder.embed_query("create a VM"), "v6e", k=10)
+    hits = release.search_bm25("--version v2-alpha-tpuv6e", "v6e", k=10)
+    chunks = release.get_chunks([h.chunk_id for h in hits])
+
+Every search takes exactly one profile name, checks it against the release's profiles and builds
+the scope filter itself: there is no parameter through which a caller could widen, replace or drop
+it. `k` is capped at the number of in-scope chunks, and returned ids are checked against the
+release's own scope table, so a store that ever returned an out-of-scope chunk fails closed.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from pathlib import Path
+from typing import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from valid.contracts import Chunk, ExportHeader
+from valid.errors import ReleaseError
+from valid.index import fts, vectors
+from valid.index.activation import active_release_id, is_registered
+from valid.index.manifest import Manifest
+from valid.index.store import Store
+
+
+class Hit(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: str
+    rank: int = Field(ge=1)
+    score: float = Field(description="Higher is better: cosine similarity (vector) or -bm25 (BM25).")
+
+
+class Release:
+    def __init__(self, store: Store, release_id: str):
+        if not is_registered(store, release_id):
+            raise ReleaseError(f"no verified release {release_id}; see `valid releases list`")
+        self.store = store
+        self.id = release_id
+        self.path: Path = store.release_dir(release_id)
+        self.manifest = Manifest.model_validate_json((self.path / "release.json").read_bytes())
+        self.header = ExportHeader.model_validate_json((self.path / "export-header.json").read_bytes())
+        self.profiles: list[str] = list(self.manifest.identity.export.profiles)
+        self.embedder_id = self.manifest.identity.embedder.id
+        self.dimension = self.manifest.identity.embedder.dimension
+        self._bm25 = self.manifest.identity.bm25.settings
+        self._lock = threading.Lock()
+        self._db = fts.connect_readonly(self.path / "fts.sqlite")
+        self._counts = {
+            p: self._db.execute(f"SELECT count(*) FROM chunks WHERE {fts.column(p)} = 1").fetchone()[0] for p in self.profiles
+        }
+        total = self._db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        self._collection = vectors.get_collection(store.client, self.manifest.operational.collection)
+        if self._collection is None:
+            raise ReleaseError(
+                f"release {release_id[:12]}: collection {self.manifest.operational.collection} is missing from Chroma "
+                f"({store.describe()}); was it built against another store? Rebuild with `valid index`"
+            )
+        count = self._collection.count()
+        if count != total or total != self.manifest.operational.chunks:
+            raise ReleaseError(
+                f"release {release_id[:12]} is damaged: {count} vectors, {total} BM25 rows, "
+                f"{self.manifest.operational.chunks} chunks in its manifest"
+            )
+
+    # -- scope ------------------------------------------------------------------------------
+    def _profile(self, profile: str) -> str:
+        if not isinstance(profile, str) or profile not in self.profiles:
+            raise ReleaseError(f"unknown profile {profile!r} for release {self.id[:12]}; profiles: {', '.join(self.profiles)}")
+        return profile
+
+    def count_in_scope(self, profile: str) -> int:
+        return self._counts[self._profile(profile)]
+
+    def _check_in_scope(self, ids: Sequence[str], profile: str) -> None:
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        with self._lock:
+            inside = self._db.execute(
+                f"SELECT count(*) FROM chunks WHERE {fts.column(profile)} = 1 AND id IN ({marks})", list(ids)
+            ).fetchone()[0]
+        if inside != len(set(ids)):
+            raise ReleaseError(f"release {self.id[:12]}: a search returned chunks outside profile {profile}; refusing the results")
+
+    # -- search -----------------------------------------------------------------------------
+    def search_vector(self, query_embedding: Sequence[float], profile: str, k: int) -> list[Hit]:
+        profile = self._profile(profile)
+        if len(query_embedding) != self.dimension or not all(math.isfinite(v) for v in query_embedding):
+            raise ReleaseError(
+                f"query embedding has {len(query_embedding)} values (or non-finite ones); release {self.id[:12]} "
+                f"expects {self.dimension} from {self.embedder_id}"
+            )
+        n = min(int(k), self._counts[profile])
+        if n < 1:
+            return []
+        result = self._collection.query(
+            query_embeddings=[[float(v) for v in query_embedding]],
+            n_results=n,
+            where={f"in_{profile}": True},
+            include=["distances"],
+        )
+        pairs = sorted(zip(result["distances"][0], result["ids"][0]))  # distance, then id: a total order
+        self._check_in_scope([i for _, i in pairs], profile)
+        return [Hit(chunk_id=i, rank=r, score=1.0 - float(d)) for r, (d, i) in enumerate(pairs, start=1)]
+
+    def search_bm25(self, query_text: str, profile: str, k: int) -> list[Hit]:
+        profile = self._profile(profile)
+        n = min(int(k), self._counts[profile])
+        with self._lock:
+            rows = fts.search(self._db, query_text, profile, n, self._bm25)
+        self._check_in_scope([i for i, _ in rows], profile)
+        return [Hit(chunk_id=i, rank=r, score=-s) for r, (i, s) in enumerate(rows, start=1)]
+
+    # -- content ----------------------------------------------------------------------------
+    def get_chunks(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order given."""
+        ids = list(ids)
+        found: dict[str, Chunk] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            with self._lock:
+                rows = self._db.execute(f"SELECT id, json FROM chunks WHERE id IN ({marks})", part).fetchall()
+            found.update((i, Chunk.model_validate_json(j)) for i, j in rows)
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise ReleaseError(f"chunk {missing[0]!r} is not in release {self.id[:12]}")
+        return [found[i] for i in ids]
+
+    def chunks_for_path(self, path: str) -> list[Chunk]:
+        """The chunks of one source file, in export order."""
+        with self._lock:
+            rows = self._db.execute("SELECT json FROM chunks WHERE path = ? ORDER BY rowid", (path,)).fetchall()
+        return [Chunk.model_validate_json(j) for (j,) in rows]
+
+    def all_chunk_ids(self) -> list[str]:
+        with self._lock:
+            return [i for (i,) in self._db.execute("SELECT id FROM chunks ORDER BY rowid")]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "Release":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_release(store: Store, release_id: str) -> Release:
+    return Release(store, release_id)
+
+
+def open_active(store: Store) -> Release:
+    release_id = active_release_id(store)
+    if release_id is None:
+        raise ReleaseError(f"no active release in {store.root}; run `valid index CHUNKS.jsonl` first")
+    return Release(store, release_id)
