@@ -389,3 +389,47 @@ def test_hrefs_of_content_pulled_from_another_directory_are_rebased(tmp_path):
     job = preprocess(load(tmp_path / "m.ditamap"), None, tmp_path / "job")
     root = etree.parse(str(job.directory / "a/t.dita")).getroot()
     assert root.find(".//xref").get("href") == "../lib/target.dita"
+
+
+# --------------------------------------------------------------------------- DITA-OT conformance cases (§E)
+
+
+def kept_ids(job, uri: str) -> set[str]:
+    path = job.directory / uri
+    if path.stat().st_size == 0:
+        return set()
+    return {el.get("id") for el in etree.parse(str(path)).getroot().iter() if el.get("id")}
+
+
+@pytest.mark.parametrize(
+    "rules, kept",
+    [
+        # control_value_file map13 + filter1/filter2/filter3, and filter_multi (§E.1)
+        ('<prop att="platform" val="linux" action="include"/>', {"linux", "redhat", "suse", "mswin", "zos", "programmer"}),
+        ('<prop att="platform" val="linux" action="exclude"/>', {"mswin", "zos", "programmer"}),
+        ('<prop att="platform" val="redhat" action="exclude"/>', {"linux", "suse", "mswin", "zos", "programmer"}),
+        (
+            '<prop att="platform" val="linux" action="exclude"/><prop att="audience" val="programmer" action="exclude"/>',
+            {"mswin", "zos"},
+        ),
+    ],
+)
+def test_control_value_cases_filter_through_the_subject_scheme_hierarchy(tmp_path, rules, kept):
+    folder = FIXTURES / "control_values"
+    job = preprocess(load(folder / "map.ditamap"), parse_ditaval(f"<val>{rules}</val>".encode(), "f"), tmp_path, name="f")
+    ids = kept_ids(job, "topic.dita")
+    profiled = {"linux", "redhat", "suse", "mswin", "zos", "programmer"}
+    assert ids & profiled == kept
+    assert {"category", "empty"} <= ids  # a category used as a value and an empty value are kept
+
+
+def test_profiling_filter_case_keeps_and_removes_what_dita_ot_does(tmp_path):
+    folder = FIXTURES / "profiling_filter"
+    ditaval = parse_ditaval((folder / "filter.ditaval").read_bytes(), "filter.ditaval")
+    job = preprocess(load(folder / "map.ditamap"), ditaval, tmp_path, name="filter")
+    ids = kept_ids(job, "topic.dita")
+    assert {"expert", "windows", "arm", "dita-in-foreign", "nested-windows"}.isdisjoint(ids)
+    assert {
+        "no-audience", "audience-empty", "novice", "expert-novice", "osx", "windows-osx",
+        "hw-empty", "foreign", "non-dita", "nested-osx",
+    } <= ids

@@ -101,6 +101,7 @@ def export(
                 ExportWarning(path=ditaval.source, line=line, feature=feature, message=message)
                 for line, feature, message in ditaval.warnings
             ]
+            warnings += _undeclared_ditaval_values(ditaval, subject_scheme)
             job = preprocess(docset, ditaval, work / f"profile-{index}", name=profile.name)
             warnings += job.warnings
             jobs[profile.name] = job.job_file
@@ -242,6 +243,27 @@ def source_commit(directory: Path) -> str | None:
         return None
     commit = done.stdout.strip()
     return commit if done.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", commit) else None
+
+
+def _undeclared_ditaval_values(ditaval, subject_scheme: SubjectScheme | None) -> list[ExportWarning]:
+    """A DITAVAL rule for a value the scheme does not declare is probably a typo (DITA-OT is silent)."""
+    if subject_scheme is None:
+        return []
+    found = []
+    for rule in ditaval.rules:
+        if rule.att is None or rule.val is None:
+            continue
+        declared = subject_scheme.values(rule.att)
+        if declared is not None and rule.val not in declared:
+            found.append(
+                ExportWarning(
+                    path=ditaval.source,
+                    line=rule.line,
+                    feature="ditaval-value",
+                    message=f"rule for @{rule.att}='{rule.val}': the subject scheme declares no such value",
+                )
+            )
+    return found
 
 
 def _unique(warnings: list[ExportWarning]) -> list[ExportWarning]:
