@@ -109,3 +109,18 @@ def test_source_commit_is_null_outside_git_and_head_inside(tmp_path):
     subprocess.run(["git", "-C", str(tmp_path), "commit", "-q", "-m", "x"], check=True, env={**os.environ, **env})
     head = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     assert source_commit(tmp_path) == head
+
+
+def test_explicit_ditaval_rules_for_undeclared_values_are_warned(tmp_path):
+    from valid.dita.ditaval import parse_ditaval
+    from valid.export import _undeclared_ditaval_values
+
+    scheme = load_scheme(SAMPLE_SCHEME)
+    ditaval = parse_ditaval(
+        b'<val>\n<prop att="platform" action="exclude"/>\n<prop att="platform" val="v6E" action="include"/>\n'
+        b'<prop att="audience" val="admin" action="exclude"/>\n</val>',
+        "typo.ditaval",
+    )
+    [w] = _undeclared_ditaval_values(ditaval, scheme)
+    assert (w.path, w.line, w.feature) == ("typo.ditaval", 3, "ditaval-value")
+    assert "'v6E'" in w.message
