@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,9 @@ class QuestionLog:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=10)
+        # One connection shared by the service's worker threads, serialised by a lock.
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         columns = ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
@@ -72,28 +75,28 @@ class QuestionLog:
             v if isinstance(v, (str, int, float)) or v is None else _dumps(v)
             for v in (values[name] for name, _ in _COLUMNS)
         ]
-        # Scalars that are JSON columns (lists, dicts) were dumped above; a list of strings stays JSON.
         names = ", ".join(name for name, _ in _COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
-        with self._db:
+        with self._lock, self._db:
             cursor = self._db.execute(f"INSERT INTO questions ({names}) VALUES ({marks})", params)
         return int(cursor.lastrowid)
 
     def rows(self) -> list[dict[str, Any]]:
-        self._db.row_factory = sqlite3.Row
-        try:
-            out = []
-            for row in self._db.execute("SELECT * FROM questions ORDER BY id"):
-                record = dict(row)
-                for name in ("scope", "matched", "unknown", "stages", "retrieval", "sent", "checks", "gap_issues", "answer"):
-                    record[name] = json.loads(record[name])
-                out.append(record)
-            return out
-        finally:
-            self._db.row_factory = None
+        with self._lock:
+            cursor = self._db.execute("SELECT * FROM questions ORDER BY id")
+            names = [d[0] for d in cursor.description]
+            fetched = cursor.fetchall()
+        out = []
+        for values in fetched:
+            record = dict(zip(names, values))
+            for name in ("scope", "matched", "unknown", "stages", "retrieval", "sent", "checks", "gap_issues", "answer"):
+                record[name] = json.loads(record[name])
+            out.append(record)
+        return out
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def __enter__(self) -> "QuestionLog":
         return self

@@ -1,0 +1,74 @@
+"""`valid ask`: readable by default (scope first), the answer object with --json, one-line errors."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from fixtures.answer.index import build_state
+
+from valid.cli import main
+
+KEYS = ["outcome", "scope", "matched", "answers", "choices", "refusal", "not_used", "checks", "run", "release"]
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory):
+    return str(build_state(tmp_path_factory.mktemp("cli")))
+
+
+def ask(*args):
+    return CliRunner().invoke(main, ["ask", *args], catch_exceptions=False)
+
+
+def test_readable_output_starts_with_the_scope_and_cites_every_step(state):
+    result = ask("I'm on Ironwood. Which --version do I pass when I create the VM?", "--state", state)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "Scope: TPU7x (Ironwood) (matched: 'Ironwood')"
+    assert "For TPU7x (Ironwood):" in lines
+    assert any(line.strip().startswith("[runtimes.dita#runtimes/tpu7x-note]") for line in lines)
+    assert any(line.startswith("Not used: Content profiled only for TPU v5p and TPU v6e (Trillium)") for line in lines)
+    assert lines[-1].startswith("Run: offline, ")
+
+
+def test_json_prints_the_answer_object_with_exactly_the_issue_keys(state):
+    result = ask("How many chips per host?", "--state", state, "--json")
+    assert result.exit_code == 0
+    obj = json.loads(result.output)
+    assert list(obj) == KEYS
+    assert obj["outcome"] == "ask" and [c["generation"] for c in obj["choices"]] == ["v5p", "v6e", "tpu7x"]
+    assert obj["refusal"] is None and obj["answers"] == []
+    assert list(obj["run"]) == ["generator", "model", "calls", "tokens_in", "tokens_out", "cost_usd", "latency_ms"]
+    answered = json.loads(ask("How many chips?", "--state", state, "--json", "--generation", "tpu7x").output)
+    assert list(answered["answers"][0]) == ["generation", "answer", "steps"]
+    assert list(answered["answers"][0]["steps"][0]) == ["text", "cite"]
+
+
+def test_a_refusal_names_what_is_missing_and_its_gap_issue(state):
+    result = ask("How many chips does a TPU v4 VM have?", "--state", state)
+    assert result.exit_code == 0
+    assert "Refused: The question names TPU v4" in result.output
+    assert "Missing: documentation for TPU v4" in result.output and "Gap issue: " in result.output
+
+
+def test_an_unknown_generation_option_is_a_one_line_error_listing_the_valid_ones(state):
+    result = ask("How many chips?", "--state", state, "--generation", "v4")
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("valid: error: unknown generation 'v4'") and "tpu7x (TPU7x (Ironwood))" in line
+
+
+def test_gemini_without_a_key_is_a_one_line_config_error(state, monkeypatch):
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    result = ask("How many chips?", "--state", state, "--generator", "gemini")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "valid: error: no Gemini API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or use --generator offline"
+    ]
+
+
+def test_no_active_release_is_a_one_line_error(tmp_path):
+    result = ask("How many chips?", "--state", str(tmp_path / "empty"))
+    assert result.exit_code == 2 and "no active release" in result.output
+    assert len(result.output.strip().splitlines()) == 1
