@@ -279,10 +279,17 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
         finally:
             lease.end()
 
-    def check_generation(name: str | None, generations: list[Generation]) -> None:
-        if name is not None and name not in {g.name for g in generations}:
-            known = ", ".join(g.name for g in generations)
-            raise ApiError(422, "unknown_generation", f"unknown generation {name!r}; use one of: {known}")
+    def resolve_generation(name: str | None, generations: list[Generation]) -> str | None:
+        """The profile name for an explicit generation: its name or any name readers use for it
+        (as `valid ask --generation`), ignoring case, spaces and punctuation."""
+        if name is None:
+            return None
+        key = _normal(name)
+        for g in generations:
+            if key and key in {_normal(n) for n in (g.name, g.label, *g.labels)}:
+                return g.name
+        known = ", ".join(g.name for g in generations)
+        raise ApiError(422, "unknown_generation", f"unknown generation {name[:64]!r}; use one of: {known}")
 
     AskRequest = ask_request_model(limits.max_question_chars)
 
@@ -299,12 +306,12 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
         started = time.perf_counter()
         lease: Lease = lease_current(request)
         try:
-            check_generation(body.generation, lease.answerer.generations())
+            generation = resolve_generation(body.generation, lease.answerer.generations())
         except ApiError:
             lease.end()
             raise
         future = admission.submit(
-            lambda: _timed(lambda: lease.answerer.ask(body.question, body.generation)),
+            lambda: _timed(lambda: lease.answerer.ask(body.question, generation)),
             on_done=lease.end,  # the lease lasts as long as the work, even past a timeout
         )
         if future is None:
@@ -353,12 +360,11 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
         )
 
     def _source(lease: Lease, path: str, generation: str | None) -> SourceView:
-        generations = lease.answerer.generations()
-        check_generation(generation, generations)
+        profile = resolve_generation(generation, lease.answerer.generations())
         chunks = lease.answerer.source(path)
         if chunks is None:
-            raise ApiError(404, "not_found", f"release {lease.release} has no source {path!r}")
-        return source_view(lease.release, path, chunks, generation)
+            raise ApiError(404, "not_found", f"release {lease.release} has no source {path[:200]!r}")
+        return source_view(lease.release, path, chunks, profile)
 
     generation_query = Query(
         default=None, max_length=64, description="Show only the chunks this generation's build keeps."
@@ -483,6 +489,10 @@ class Observe:
                 template = "/static"
             self.metrics.requests.inc(route=template, method=scope["method"], status=str(status_box["status"]))
             self.metrics.request_seconds.observe(time.perf_counter() - started, route=template)
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
 _DEGRADED_LABELS: set[str] = set()

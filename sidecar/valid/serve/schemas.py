@@ -67,8 +67,9 @@ def ask_request_model(max_question_chars: int) -> type[BaseModel]:
             Field(
                 default=None,
                 max_length=64,
-                description="A generation (profile name) from the subject scheme, e.g. tpu7x. "
-                "Given: the answer is scoped to it. Omitted: the scope comes from the question.",
+                description="A generation from the subject scheme: its profile name (tpu7x) or any name "
+                "readers use for it (Ironwood). Given: added to the scope the question names. Omitted: the "
+                "scope comes from the question alone.",
             ),
         ),
     )

@@ -1,0 +1,255 @@
+"""Closed-loop load on `valid serve` over 127.0.0.1: below saturation, then past it.
+
+    python3 bench/serve.py                      # 16 clients for 60 s, then 64 clients twice for 20 s
+    python3 bench/serve.py --duration 10 --write   # shorter; --write updates docs/benchmarks.md
+
+The service runs as its own process (`valid serve`, offline answerer, the sample doc set exported
+and indexed into a temporary state directory) so the load generator does not share its GIL. Each
+client sends one question, waits for the answer, and sends the next (closed loop), cycling through
+scoped, unscoped, two-generation and out-of-scheme questions. Every phase is bounded both in time
+and in request count.
+
+Phase 1 (below saturation): throughput, p50/p95/p99 latency and errors (anything but 200).
+Phase 2 (past saturation, run twice): more clients than answer slots + queue places; counts 200s and
+503s, checks the process is alive and ready afterwards, and compares its resident memory after each
+round (no growth between rounds means the refusals hold nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+QUESTIONS = [
+    ("I'm on Ironwood. Which --version do I pass when I create the VM?", None),
+    ("How many chips are in one TPU VM?", None),
+    ("How many chips are in one TPU VM?", "v6e"),
+    ("Which frameworks does Trillium support?", None),
+    ("How many chips per host do v5p and v6e have?", None),
+    ("Which software version do I use on TPU v4?", None),
+]
+
+
+@dataclass
+class Phase:
+    name: str
+    clients: int
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)  # seconds, 200s only
+    statuses: dict[int, int] = field(default_factory=dict)
+    transport_errors: int = 0
+
+    @property
+    def requests(self) -> int:
+        return sum(self.statuses.values()) + self.transport_errors
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def build_state(root: Path) -> Path:
+    from valid.embed import make_embedder
+    from valid.export import export
+    from valid.index import Store, build_release
+
+    out = export(
+        REPO / "sample_maps" / "cloud-tpu.ditamap", scheme=REPO / "schemes" / "tpu-generations.ditamap",
+        out=root / "chunks.jsonl",
+    ).out
+    state = root / "state"
+    build_release(out, make_embedder("offline"), Store(state))
+    return state
+
+
+def start_server(state: Path, port: int, args) -> subprocess.Popen:
+    command = [
+        sys.executable, "-c", "from valid.cli import main; main()", "serve", "--state", str(state),
+        "--port", str(port), "--rate", "0", "--max-inflight", str(args.max_inflight),
+        "--max-queue", str(args.max_queue), "--timeout", "30",
+    ]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def wait_ready(url: str, server: subprocess.Popen, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"valid serve exited: {server.stderr.read()[-2000:]}")
+        try:
+            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit("valid serve did not become ready")
+
+
+def resident_memory(url: str) -> float:
+    text = httpx.get(url + "/metrics", timeout=10).text
+    match = re.search(r"^process_resident_memory_bytes (\S+)$", text, re.M)
+    return float(match.group(1)) if match else float("nan")
+
+
+def run_phase(url: str, phase: Phase, seconds: float, max_requests: int) -> Phase:
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+    sent = 0
+
+    def client(number: int) -> None:
+        nonlocal sent
+        turn = number
+        with httpx.Client(base_url=url, timeout=60) as http:
+            while time.monotonic() < stop_at:
+                with lock:
+                    if sent >= max_requests:
+                        return
+                    sent += 1
+                question, generation = QUESTIONS[turn % len(QUESTIONS)]
+                turn += 1
+                payload = {"question": question} if generation is None else {"question": question, "generation": generation}
+                started = time.perf_counter()
+                try:
+                    response = http.post("/v1/ask", json=payload)
+                except httpx.HTTPError:
+                    with lock:
+                        phase.transport_errors += 1
+                    continue
+                took = time.perf_counter() - started
+                with lock:
+                    phase.statuses[response.status_code] = phase.statuses.get(response.status_code, 0) + 1
+                    if response.status_code == 200:
+                        phase.latencies.append(took)
+                if response.status_code == 503:
+                    # A well-behaved client honours Retry-After, capped so the phase keeps pressure on.
+                    time.sleep(min(float(response.headers.get("retry-after", "1")), 0.2))
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(phase.clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    phase.seconds = time.monotonic() - started
+    return phase
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:.0f} ms"
+
+
+def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bool, cpu: str) -> str:
+    ok = below.statuses.get(200, 0)
+    errors = below.requests - ok
+    lines = [
+        f"`python3 bench/serve.py --clients {args.clients} --duration {args.duration:g} "
+        f"--over-clients {args.over_clients} --over-duration {args.over_duration:g}` "
+        f"({cpu}; server and load generator on the same machine, offline answerer, the sample doc set; "
+        f"`valid serve --max-inflight {args.max_inflight} --max-queue {args.max_queue} --rate 0`).",
+        "",
+        "| phase | clients | requests | throughput | p50 | p95 | p99 | 200 | 503 | other errors |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for phase in [below, *over]:
+        other = phase.requests - phase.statuses.get(200, 0) - phase.statuses.get(503, 0)
+        lines.append(
+            f"| {phase.name} | {phase.clients} | {phase.requests} | {phase.statuses.get(200, 0) / phase.seconds:.1f} answers/s "
+            f"| {ms(phase.percentile(50))} | {ms(phase.percentile(95))} | {ms(phase.percentile(99))} "
+            f"| {phase.statuses.get(200, 0)} | {phase.statuses.get(503, 0)} | {other} |"
+        )
+    growth = memory[2] - memory[1]
+    lines += [
+        "",
+        f"- Below saturation: {errors} errors in {below.requests} requests; p99 {ms(below.percentile(99))} "
+        f"(target: 0 errors, p99 under 1 s: {'met' if errors == 0 and below.percentile(99) < 1 else 'NOT met'}).",
+        f"- Past saturation: {sum(p.statuses.get(503, 0) for p in over)} requests refused with 503 + Retry-After, "
+        f"{sum(p.requests - p.statuses.get(200, 0) - p.statuses.get(503, 0) for p in over)} other errors; "
+        f"the server was {'alive and ready' if alive else 'NOT ready'} afterwards.",
+        f"- Resident memory of the server: {memory[0] / 2**20:.0f} MiB after warm-up, "
+        f"{memory[1] / 2**20:.0f} MiB after phase 1 and the first saturated round, "
+        f"{memory[2] / 2**20:.0f} MiB after the second ({growth / 2**20:+.1f} MiB between the saturated rounds).",
+    ]
+    return "\n".join(lines)
+
+
+def write_section(text: str) -> None:
+    path = REPO / "docs" / "benchmarks.md"
+    doc = path.read_text(encoding="utf-8")
+    start, end = "<!-- bench:serve -->", "<!-- /bench:serve -->"
+    before, rest = doc.split(start, 1)
+    _, after = rest.split(end, 1)
+    path.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--duration", type=float, default=60.0, help="Seconds of phase 1.")
+    parser.add_argument("--max-requests", type=int, default=50_000, help="Cap on requests per phase.")
+    parser.add_argument("--over-clients", type=int, default=64)
+    parser.add_argument("--over-duration", type=float, default=20.0, help="Seconds of each saturated round.")
+    parser.add_argument("--max-inflight", type=int, default=4)
+    parser.add_argument("--max-queue", type=int, default=16)
+    parser.add_argument("--state", type=Path, help="Use this state directory instead of indexing the sample.")
+    parser.add_argument("--write", action="store_true", help="Write the results into docs/benchmarks.md.")
+    args = parser.parse_args()
+    if args.clients > args.max_inflight + args.max_queue:
+        parser.error("phase 1 must stay below saturation: --clients <= --max-inflight + --max-queue")
+
+    work = Path(tempfile.mkdtemp(prefix="valid-bench-serve-"))
+    server = None
+    try:
+        state = args.state or build_state(work)
+        url = f"http://127.0.0.1:{free_port()}"
+        server = start_server(state, int(url.rsplit(":", 1)[1]), args)
+        wait_ready(url, server)
+        run_phase(url, Phase("warm-up", 4), 3.0, 200)
+        memory = [resident_memory(url)]
+        below = run_phase(url, Phase("below saturation", args.clients), args.duration, args.max_requests)
+        print(f"phase 1: {below.requests} requests, p99 {ms(below.percentile(99))}", file=sys.stderr)
+        over = []
+        for round_ in (1, 2):
+            over.append(run_phase(url, Phase(f"past saturation ({round_})", args.over_clients), args.over_duration,
+                                  args.max_requests))
+            time.sleep(1.0)  # let the last refused clients' connections close
+            memory.append(resident_memory(url))
+        alive = server.poll() is None and httpx.get(url + "/healthz", timeout=5).status_code == 200
+        cpu = f"{os.cpu_count()} cores"
+        text = report(args, below, over, memory, alive, cpu)
+        print(text)
+        if args.write:
+            write_section(text)
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
