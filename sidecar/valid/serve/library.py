@@ -8,9 +8,9 @@ the registered marker and that Chroma and FTS5 hold the manifest's chunk count; 
 generation is searched once through both channels and the embedder is run once, so the first
 real question does not pay for loading the model and a release that cannot answer is never served.
 
-The answer engine is "one ask at a time per engine", and its question log is an SQLite connection
-bound to the thread that opened it; so each worker thread gets its own engine over the shared,
-thread-safe `Release`, created on first use in that thread.
+The answer engine is "one ask at a time per engine", so each worker thread gets its own engine,
+created on first use in that thread, over the shared (thread-safe) `Release`, embedder, question log
+and gap-issue store.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from valid.answer.engine import embedder_for, owned_table
-from valid.answer.scope import UnknownGenerationError
+from valid.answer import UnknownGenerationError
 from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
 from valid.serve.sources import split_chunk_id
 
@@ -61,9 +61,12 @@ class LibraryAnswerer:
         self._state_root = state_root
         self._generations = _generations(release)
         self._owned = owned_table(release)
+        self._log = None
+        if settings.log_questions:
+            from valid.answer import QuestionLog
+
+            self._log = QuestionLog(settings.question_log or state_root / "questions.sqlite")
         self._local = threading.local()
-        self._engines: list = []
-        self._engines_lock = threading.Lock()
         self._by_path: dict[str, list[str]] | None = None
         self._closed = False
 
@@ -86,28 +89,21 @@ class LibraryAnswerer:
     def _engine(self):
         engine = getattr(self._local, "engine", None)
         if engine is None:
-            from valid.answer.decide import AnswerEngine
-            from valid.answer.engine import make_generator
-            from valid.answer.log import QuestionLog
+            from valid.answer import AnswerEngine, make_generator
             from valid.audit.issues import IssueStore
 
             s = self._settings
-            question_log = None
-            if s.log_questions:
-                question_log = QuestionLog(s.question_log or self._state_root / "questions.sqlite")
             engine = AnswerEngine(
                 self._release,
                 self._embedder,
                 make_generator(s.generator, **s.generator_options()),
                 self._owned,
                 issues=IssueStore(s.issues_dir or self._state_root / "issues"),
-                log=question_log,
+                log=self._log,
                 release_id=self._release.id,
                 profiles=self._release.header.profiles,
             )
             self._local.engine = engine
-            with self._engines_lock:
-                self._engines.append(engine)
         return engine
 
     def ask(self, question: str, generation: str | None) -> Answered:
@@ -149,14 +145,8 @@ class LibraryAnswerer:
         if self._closed:
             return
         self._closed = True
-        with self._engines_lock:
-            engines, self._engines = self._engines, []
-        for engine in engines:
-            if engine.log is not None:
-                try:
-                    engine.log.close()
-                except Exception:  # an SQLite connection may only be closed by its own thread
-                    pass
+        if self._log is not None:
+            self._log.close()
         self._release.close()
 
 
@@ -190,8 +180,12 @@ class LibraryReleases:
         release = open_release(self.store, release_id)
         try:
             answerer = LibraryAnswerer(release, self._embedder_for(release), self.settings, Path(self.store.root))
-            answerer.verify()
         except Exception:
             release.close()
+            raise
+        try:
+            answerer.verify()
+        except Exception:
+            answerer.close()
             raise
         return answerer
