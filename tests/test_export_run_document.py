@@ -92,7 +92,11 @@ def test_run_document_lists_profiles_jobs_scheme_and_warnings(tmp_path):
     assert v5p.get("ditaval-digest") == profiles[0].digest
     assert [label.text for label in v5p.findall("label")] == ["Cloud TPU v5p", "TPU v5p"]
     assert run.find("unfiltered").get("job").endswith("/_unfiltered/.job.xml")
-    assert run.find("scheme").get("href") == "file:" + (BASIC / "scheme.ditamap").resolve().as_posix()
+    scheme_copy = tmp_path / "scheme" / "scheme.ditamap"
+    assert run.find("scheme").get("href") == "file:" + scheme_copy.as_posix()
+    copied = etree.parse(str(scheme_copy)).getroot()
+    assert copied.getroottree().docinfo.doctype == ""  # no DTD for the XSLT processor to fetch
+    assert copied.find("subjectdef").get("xtrf") == "file:" + (BASIC / "scheme.ditamap").resolve().as_posix()
     [w] = run.findall("warning")
     assert (w.get("path"), w.get("line"), w.get("feature"), w.text) == ("topics/a.dita", "3", "keyref", "key 'x' undefined")
 

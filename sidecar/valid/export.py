@@ -221,7 +221,12 @@ def write_run_document(
             etree.SubElement(el, "label").text = label
     etree.SubElement(run, "unfiltered", job=file_uri(unfiltered))
     if scheme is not None:
-        etree.SubElement(run, "scheme", href=file_uri(scheme.file))
+        # A self-contained copy (schemerefs inlined, no DOCTYPE), so that the XSLT processor never
+        # opens the source file and its DTD; @xtrf still names the source.
+        copy = path.parent / "scheme" / scheme.file.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(scheme.resolved_xml())
+        etree.SubElement(run, "scheme", href=file_uri(copy))
     for w in warnings:
         etree.SubElement(run, "warning", path=w.path, line=str(w.line), feature=w.feature).text = w.message
     path.write_bytes(etree.tostring(run, xml_declaration=True, encoding="UTF-8", pretty_print=True))

@@ -16,6 +16,7 @@ VALID takes its profiles from the information architect's subject scheme (user s
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from lxml import etree
 
 from valid.dita import classes
 from valid.dita.ditaval import groups
-from valid.dita.loader import DocSet, SourceFile, annotate, parse_secure, resolve_reference
+from valid.dita.loader import VALID_NS, DocSet, SourceFile, annotate, file_uri, parse_secure, resolve_reference
 from valid.errors import DitaError, SchemeValueError
 
 _WRAPPERS = (
@@ -76,6 +77,14 @@ class SubjectScheme:
     subjects: dict[str, Subject]  # every key (aliases too) -> its subject
     order: list[str]  # primary keys in document order
     bindings: list[Binding]
+    resolved: etree._Element | None = None  # the scheme with schemerefs inlined, annotated
+
+    def resolved_xml(self) -> bytes:
+        """The scheme as one self-contained document: schemeref'd schemes inlined, @class on every
+        element, no DOCTYPE. What the stylesheet reads, so no XML processor ever opens the source."""
+        root = copy.deepcopy(self.resolved)
+        etree.cleanup_namespaces(root, top_nsmap={"valid": VALID_NS})
+        return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
 
     # --------------------------------------------------------------------- queries
 
@@ -226,7 +235,7 @@ def load_scheme(path: str | os.PathLike, *, root: str | os.PathLike | None = Non
         raise DitaError(str(path), None, "subject scheme not found")
     root_dir = Path(root).resolve() if root is not None else file.parent
     reader = _Reader(root_dir)
-    reader.read(file)
+    resolved = reader.read(file)
     reader.resolve_extensions()
     return SubjectScheme(
         file=file,
@@ -235,6 +244,7 @@ def load_scheme(path: str | os.PathLike, *, root: str | os.PathLike | None = Non
         subjects=reader.subjects,
         order=reader.order,
         bindings=reader.bindings,
+        resolved=resolved,
     )
 
 
@@ -247,20 +257,22 @@ class _Reader:
         self.extensions: list[tuple[str, Subject, str, int]] = []  # (keyref, child, path, line)
         self.read_files: set[Path] = set()
 
-    def read(self, file: Path) -> None:
+    def read(self, file: Path) -> etree._Element | None:
+        """Read one scheme file; return its root with the schemerefs it holds inlined."""
         if file in self.read_files:
-            return
+            return None
         self.read_files.add(file)
         display = os.path.relpath(file, self.root_dir)
         tree = parse_secure(file, display)
-        sf = SourceFile(file=file, path=display, job_uri=display, uri=file.as_uri(), format="ditamap", tree=tree)
+        sf = SourceFile(file=file, path=display, job_uri=display, uri=file_uri(file), format="ditamap", tree=tree)
         annotate(sf, [])
         if not classes.has_class(sf.root, classes.SUBJECT_SCHEME) and not classes.has_class(sf.root, classes.MAP):
             raise DitaError(display, sf.root.sourceline, "not a subject scheme map")
         self._walk(sf, sf.root, None, None)
+        return sf.root
 
     def _walk(self, sf: SourceFile, parent_el, parent: Subject | None, extends: str | None) -> None:
-        for el in parent_el:
+        for el in list(parent_el):  # a snapshot: schemerefs are replaced while walking
             if not isinstance(el.tag, str):
                 continue
             cls = el.get("class") or ""
@@ -269,7 +281,13 @@ class _Reader:
                 if ref.file is not None:
                     if not ref.file.is_file():
                         raise DitaError(sf.path, el.sourceline, f"schemeref '{el.get('href')}' not found")
-                    self.read(ref.file)
+                    included = self.read(ref.file)
+                    # inline the referenced scheme's content in place of the schemeref
+                    index = parent_el.index(el)
+                    parent_el.remove(el)
+                    if included is not None:
+                        for offset, child in enumerate(c for c in list(included) if isinstance(c.tag, str)):
+                            parent_el.insert(index + offset, child)
             elif _ENUMERATIONDEF in cls:
                 self._enumeration(sf, el)
             elif _SUBJECTDEF in cls:
