@@ -1,0 +1,196 @@
+"""The ask page in a real browser: Debian's chromium, headless, driven through chromedriver.
+
+Priya's question shows TPU7x at the top and a citation link that opens the cited text; an unscoped
+question offers the generations as buttons, and choosing one re-asks and answers for it. Everything
+is done with the keyboard, through labelled controls.
+
+Set VALID_WRITE_SCREENSHOT=1 to refresh docs/ask-page.png from this run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from valid.embed import make_embedder
+from valid.index import Store, build_release
+from valid.serve import Limits, ServeConfig, create_app
+from valid.serve.library import LibraryReleases
+from valid.serve.live import LiveServer, wait_ready
+
+REPO = Path(__file__).resolve().parents[1]
+PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
+UNSCOPED = "How many chips are in one TPU VM?"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT_S = 30
+
+
+def export_sample(out: Path) -> Path:
+    from valid.export import export
+
+    export(REPO / "sample_maps" / "cloud-tpu.ditamap", scheme=REPO / "schemes" / "tpu-generations.ditamap", out=out)
+    return out
+
+
+def sample_state(tmp_path_factory) -> tuple[Path, str, Path]:
+    """The sample exported and indexed once per test session: (state dir, release id, export).
+
+    Kept under the session's base temp directory, so every serve test module reuses the first
+    module's build; tests that change a state work on a copy.
+    """
+    root = tmp_path_factory.getbasetemp() / "serve-sample"
+    done = root / "release-id"
+    if not done.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir()
+        export_path = export_sample(root / "chunks.jsonl")
+        release = build_release(export_path, make_embedder("offline"), Store(root / "state")).release_id
+        done.write_text(release, encoding="utf-8")
+    return root / "state", done.read_text(encoding="utf-8"), root / "chunks.jsonl"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    state, _, _ = sample_state(tmp_path_factory)
+    app = create_app(LibraryReleases(Store(state)), ServeConfig(limits=Limits(rate_per_s=0)))
+    with LiveServer(app) as running:
+        wait_ready(running.url)
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not shutil.which(p)]
+    if missing:
+        pytest.fail(
+            f"{', '.join(missing)} not found: install Debian's browser with "
+            "`apt-get install -y chromium chromium-driver` (.ci/run does this)",
+            pytrace=False,
+        )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--window-size=1000,1000",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
+        options.add_argument(flag)
+    # An explicit driver path: selenium-manager is never asked to find (or download) anything.
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT_S)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait_for(driver, condition, message: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_S).until(condition, message)
+
+
+def heading(driver):
+    from selenium.webdriver.common.by import By
+
+    return wait_for(
+        driver,
+        lambda d: (h := d.find_elements(By.ID, "result-heading")) and h[0].text and h[0],
+        "no result heading appeared",
+    )
+
+
+def open_page(driver, server):
+    from selenium.webdriver.common.by import By
+
+    driver.get(server.url + "/")
+    wait_for(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true",
+             "the page did not load the active release")
+
+
+def ask_by_keyboard(driver, question: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    label = driver.find_element(By.CSS_SELECTOR, "label[for=question]")
+    assert label.text == "Your question"
+    box = driver.find_element(By.ID, "question")
+    box.clear()
+    box.send_keys(question)
+    box.send_keys(Keys.CONTROL, Keys.ENTER)
+
+
+def test_priya_sees_tpu7x_at_the_top_and_a_citation_that_opens_the_cited_text(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_page(browser, server)
+    picker = Select(browser.find_element(By.ID, "generation"))
+    assert [o.text for o in picker.options] == [
+        "Decide from my question", "TPU v5p", "TPU v6e (Trillium)", "TPU7x (Ironwood)"
+    ]
+    assert browser.find_element(By.CSS_SELECTOR, "label[for=generation]").text == "Generation"
+
+    ask_by_keyboard(browser, PRIYA)
+    top = heading(browser)
+    assert top.text == "Answer for TPU7x (Ironwood)"
+    assert browser.switch_to.active_element == top, "focus moves to the result for keyboard users"
+    links = browser.find_elements(By.CSS_SELECTOR, "#result a.cite")
+    assert links, "the answer has no citation link"
+    if os.environ.get("VALID_WRITE_SCREENSHOT") == "1":
+        browser.save_screenshot(str(REPO / "docs" / "ask-page.png"))
+
+    cite = links[0].find_element(By.TAG_NAME, "code").text
+    path, _, anchor = cite.partition("#")
+    links[0].click()
+    wait_for(browser, lambda d: "/sources/" in d.current_url, "the citation link did not open")
+    target = wait_for(browser, lambda d: d.execute_script("return document.querySelector(':target')"),
+                      "the cited chunk is not the page's target")
+    assert target.get_attribute("id") == anchor
+    expected = httpx.get(f"{server.url}/v1/sources/{path}", params={"generation": "tpu7x"}).json()
+    text = next(c["text"] for c in expected["chunks"] if c["id"] == cite)
+    shown = target.find_element(By.CLASS_NAME, "chunk-text").text
+    assert " ".join(shown.split()) == " ".join(text.split())
+    assert target.is_displayed()
+
+
+def test_unscoped_question_offers_generations_and_a_choice_answers_for_it(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, UNSCOPED)
+    assert heading(browser).text == "Which generation do you mean?"
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#result button.choice")
+    assert [b.text for b in buttons] == ["TPU v5p", "TPU v6e (Trillium)", "TPU7x (Ironwood)"]
+    v6e = buttons[1]
+    browser.execute_script("arguments[0].focus()", v6e)
+    v6e.send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: d.find_element(By.ID, "result").get_attribute("data-outcome") == "answer",
+             "choosing a generation did not answer")
+    assert heading(browser).text == "Answer for TPU v6e (Trillium)"
+    assert Select(browser.find_element(By.ID, "generation")).first_selected_option.text == "TPU v6e (Trillium)"
+    assert browser.find_elements(By.CSS_SELECTOR, "#result a.cite")
+
+
+def test_refusal_shows_its_reason_and_gap_issue_id(browser, server):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, "Which software version do I use on TPU v4?")
+    assert heading(browser).text == "No answer"
+    assert "TPU v4" in browser.find_element(By.CSS_SELECTOR, "#result .reason").text
+    issue = browser.find_element(By.CSS_SELECTOR, "#result .gap-issue code").text
+    assert issue
+    direct = httpx.post(f"{server.url}/v1/ask", json={"question": "Which software version do I use on TPU v4?"})
+    assert direct.json()["refusal"]["gap_issue"] == issue
