@@ -201,3 +201,26 @@ def test_the_report_counts_scope_origins_embeddings_changes_and_findings(tmp_pat
     for text in ("16</b><span>chunks scoped", "Narrowed by element profiling: 7", "topics/create-tpu-vm.dita, line 41",
                  "v2-alpha-tpuv6e, owned by v6e", "deleted 2", "in_v5p, in_v6e, in_tpu7x"):
         assert text in page
+
+
+def test_a_release_built_by_another_process_is_searchable_through_an_open_store(store, tmp_path):
+    """The service keeps its store open while `valid index` runs elsewhere, then opens the new release."""
+    first = build_release(write_export(tmp_path / "a.jsonl", sample_topics()), HashEmbedder(), store)
+    old = open_active(store)
+    export = write_export(tmp_path / "b.jsonl", [t for t in sample_topics() if t.topic_id != "v5p"])
+    script = textwrap.dedent(
+        f"""
+        from fixtures.index.embedders import HashEmbedder
+        from valid.index import Store, build_release
+        print(build_release({str(export)!r}, HashEmbedder(), Store({str(store.root)!r}, {store.chroma_url!r})).release_id)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(TESTS_DIR)})
+    assert done.returncode == 0, done.stderr
+    query = HashEmbedder().embed_query("v5p chip HBM pod torus")
+    with open_active(store) as new:
+        assert new.id == done.stdout.strip() != first.release_id
+        assert not any("v5p.dita" in h.chunk_id for h in new.search_vector(query, "v5p", 20))
+    assert any("v5p.dita" in h.chunk_id for h in old.search_vector(query, "v5p", 20))  # the pinned old release still answers
+    old.close()

@@ -77,6 +77,7 @@ class VectorIdentity(_Frozen):
     version: str
     hnsw: HnswSettings
     metadata_fields: list[str]
+    scope_values: str = "int 1/0"  # how in_<profile> is stored and filtered
 
 
 class Bm25Identity(_Frozen):

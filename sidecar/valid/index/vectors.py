@@ -1,4 +1,11 @@
-"""The vector channel: one Chroma collection per release, always given vectors, never an embedding function."""
+"""The vector channel: one Chroma collection per release, always given vectors, never an embedding function.
+
+Scope fields are stored as integers (`in_<profile>`: 1 or 0), not booleans. Chroma 1.5.9 keeps all
+collections' metadata in one SQLite table with partial indexes on (key, int/float/string value) but
+none on bool values, so a boolean filter scans every metadata row of every collection in the store:
+measured, its cost doubled after three older releases were added, while the integer filter's stayed
+flat (see docs/index.md).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +18,17 @@ from valid.index.manifest import HnswSettings
 _ADD_BATCH = 1000
 
 
+def scope_field(profile: str) -> str:
+    return f"in_{profile}"
+
+
+def scope_filter(profile: str) -> dict:
+    """The only filter VALID ever gives Chroma: equality on one profile's scope field."""
+    return {scope_field(profile): 1}
+
+
 def chunk_metadata(chunk: Chunk, profiles: Sequence[str]) -> dict:
-    meta: dict = {f"in_{p}": bool(chunk.scope[p]) for p in profiles}
+    meta: dict = {scope_field(p): 1 if chunk.scope[p] else 0 for p in profiles}
     meta.update(
         id=chunk.id,
         path=chunk.source.path,
@@ -81,7 +97,7 @@ def verify(collection, chunks: Sequence[Chunk], profiles: Sequence[str]) -> None
         raise ReleaseError(f"verification failed: {len(missing)} chunk ids missing from Chroma, e.g. {missing[0]!r}")
     for profile in profiles:
         want = {c.id for c in chunks if c.scope[profile]}
-        got = set(collection.get(where={f"in_{profile}": True}, include=[])["ids"])
+        got = set(collection.get(where=scope_filter(profile), include=[])["ids"])
         if got != want:
             raise ReleaseError(
                 f"verification failed: Chroma's in_{profile} filter matches {len(got)} chunks, the export scopes {len(want)}"
