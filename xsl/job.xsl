@@ -1,0 +1,95 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Reading one DITA-OT preprocess2 job directory: .job.xml, the (already filtered) root map, and the
+  topics the build keeps.
+
+  A topic file is kept when a topicref of the filtered temp map references it (fragment ignored)
+  with processing-role other than resource-only (the nearest @processing-role on the topicref or
+  its ancestors; a keydef without one is resource-only), scope neither external nor peer (nearest
+  @scope), and format dita (its @format, or a .dita/.xml href when it has none). Relationship-table
+  topicrefs count: DITA-OT processes those topics too. A kept file without a topic root (DITA-OT
+  writes no element when the root topic is filtered out) contributes nothing.
+
+  A job is a map: profile, uri, dir, map (the root map element), files (the kept topic documents,
+  in order of their first reference), topics (all topic elements of those files, nested ones too).
+-->
+<xsl:stylesheet version="3.0"
+  xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+  xmlns:xs="http://www.w3.org/2001/XMLSchema"
+  xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+  xmlns:v="urn:valid:xsl"
+  exclude-result-prefixes="#all"
+  expand-text="yes">
+
+  <xsl:function name="v:load-job" as="map(*)">
+    <xsl:param name="job-uri" as="xs:string"/>
+    <xsl:param name="profile" as="xs:string"/>
+    <xsl:if test="not(doc-available($job-uri))">
+      <xsl:message terminate="yes" error-code="v:job">cannot read job file {v:file-path($job-uri)} (profile {$profile}): missing or not well-formed XML</xsl:message>
+    </xsl:if>
+    <xsl:variable name="job" select="doc($job-uri)"/>
+    <xsl:variable name="input" select="$job/job/files/file[@input eq 'true'][1]"/>
+    <xsl:if test="empty($input)">
+      <xsl:message terminate="yes" error-code="v:job">job file {v:file-path($job-uri)} (profile {$profile}) names no root map: no files/file[@input='true']</xsl:message>
+    </xsl:if>
+    <xsl:variable name="map-uri" select="string(resolve-uri($input/@uri, $job-uri))"/>
+    <xsl:if test="not(doc-available($map-uri))">
+      <xsl:message terminate="yes" error-code="v:job">cannot read root map {v:file-path($map-uri)} of job {v:file-path($job-uri)} (profile {$profile})</xsl:message>
+    </xsl:if>
+    <xsl:variable name="map" select="doc($map-uri)/*"/>
+    <xsl:variable name="file-uris" as="xs:string*">
+      <xsl:for-each-group select="$map//*[v:is(., ' map/topicref ')][v:is-kept-ref(.)]"
+                          group-by="string(resolve-uri(substring-before(@href || '#', '#'), base-uri(.)))">
+        <xsl:sequence select="current-grouping-key()"/>
+      </xsl:for-each-group>
+    </xsl:variable>
+    <xsl:variable name="files" as="document-node()*" select="$file-uris ! v:load-topic-file(., $job-uri, $profile)"/>
+    <xsl:sequence select="map{
+      'profile': $profile,
+      'uri': $job-uri,
+      'dir': string(resolve-uri('.', $job-uri)),
+      'map': $map,
+      'files': $files,
+      'topics': $files//*[v:is(., ' topic/topic ')]}"/>
+  </xsl:function>
+
+  <xsl:function name="v:is-kept-ref" as="xs:boolean">
+    <xsl:param name="ref" as="element()"/>
+    <xsl:variable name="role" select="
+      if ($ref/@processing-role) then string($ref/@processing-role)
+      else if (v:is($ref, ' mapgroup-d/keydef ')) then 'resource-only'
+      else string(($ref/ancestor::*[@processing-role][1]/@processing-role, 'normal')[1])"/>
+    <xsl:variable name="scope" select="string(($ref/ancestor-or-self::*[@scope][1]/@scope, 'local')[1])"/>
+    <xsl:variable name="href" select="substring-before($ref/@href || '#', '#')"/>
+    <xsl:variable name="format" select="
+      if ($ref/@format) then string($ref/@format)
+      else if (matches($href, '\.(dita|xml)$', 'i')) then 'dita'
+      else ''"/>
+    <xsl:sequence select="$href ne '' and $role ne 'resource-only' and not($scope = ('external', 'peer')) and $format eq 'dita'"/>
+  </xsl:function>
+
+  <!-- The document of a referenced temp file, or () when it has no topic root. -->
+  <xsl:function name="v:load-topic-file" as="document-node()?">
+    <xsl:param name="uri" as="xs:string"/>
+    <xsl:param name="job-uri" as="xs:string"/>
+    <xsl:param name="profile" as="xs:string"/>
+    <xsl:choose>
+      <xsl:when test="doc-available($uri)">
+        <xsl:sequence select="doc($uri)[*[v:is(., ' topic/topic ')] or */*[v:is(., ' topic/topic ')]]"/>
+      </xsl:when>
+      <!-- A filtered-out root leaves a file with no element: not a topic, not an error. -->
+      <xsl:when test="unparsed-text-available($uri)
+                      and normalize-space(replace(unparsed-text($uri), '&lt;\?[^?]*\?&gt;|&lt;!--([^-]|-[^-])*--&gt;', '')) eq ''"/>
+      <xsl:otherwise>
+        <xsl:message terminate="yes" error-code="v:job">cannot read temp file {v:file-path($uri)} referenced by the root map of job {v:file-path($job-uri)} (profile {$profile}): missing or not well-formed XML</xsl:message>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:function>
+
+  <!-- A file: URI as a path for messages. -->
+  <xsl:function name="v:file-path" as="xs:string">
+    <xsl:param name="uri" as="xs:string"/>
+    <xsl:sequence select="v:percent-decode(replace(v:normalize-uri($uri), '^file:', ''))"/>
+  </xsl:function>
+
+</xsl:stylesheet>
