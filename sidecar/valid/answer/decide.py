@@ -104,7 +104,11 @@ def _normal_question(question: str) -> str:
 
 
 class AnswerEngine:
-    """The answer engine over one release. Thread-compatible: one ask at a time per engine."""
+    """The answer engine over one release.
+
+    An ask keeps its state local; the shared parts (release handle, question log, issue store)
+    serialise their own I/O, so one engine can serve several threads.
+    """
 
     def __init__(
         self,

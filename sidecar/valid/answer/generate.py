@@ -25,7 +25,7 @@ from valid.errors import ConfigError
 
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import SYSTEM_INSTRUCTION, GenerationRequest, build_prompt, response_schema
-from valid.answer.text import terms, with_typos_resolved
+from valid.answer.text import terms, with_typos_resolved, word_weights
 
 DEFAULT_GEMINI_MODEL = "gemini-3.8-flash"
 
@@ -43,6 +43,7 @@ class Generator(Protocol):
 _STEP_START = re.compile(r"^(\d+)\.\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
 PARAGRAPH_UNIT_MAX = 320  # a paragraph up to this many characters is one unit; longer ones are split
+TITLE_WEIGHT = 0.8  # a word of the chunk title counts for this much of a word of the unit itself
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,9 @@ class Unit:
 
 
 def split_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
-    """A chunk's text → reader-sized units: task steps (with their indented info and code), table
-    rows, list items, short paragraphs (long ones split into sentences) and code blocks. Every
-    value in a unit is verbatim from the chunk."""
+    """A chunk's text → reader-sized units: task steps (a numbered line and every line up to the
+    next step or a blank line: info, choices, code), table rows, list items, short paragraphs (long
+    ones split into sentences) and code blocks. Every value in a unit is verbatim from the chunk."""
     units: list[Unit] = []
     step: list[str] = []
     paragraph: list[str] = []
@@ -90,8 +91,8 @@ def split_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
             flush_step()
             step.append(line)
             continue
-        if step and (not line.strip() or line[:1].isspace()):
-            step.append(line)  # the step's info, example or code
+        if step and line.strip():
+            step.append(line)  # the step's info, example, choices or code (verbatim, maybe unindented)
             continue
         flush_step()
         stripped = line.strip()
@@ -161,7 +162,9 @@ class OfflineExtractive:
             from_title = (title_terms[unit.chunk_id] & wanted) - own
             if not own and not from_title:
                 continue
-            weight = sum(math.log(1 + n / df[t]) for t in own) + 0.5 * sum(math.log(1 + n / df[t]) for t in from_title)
+            strength = word_weights(unit.text + "\n" + unit.context)
+            weight = sum(strength.get(t, 1.0) * math.log(1 + n / df[t]) for t in own)
+            weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
             if set(chunks[unit.chunk_id].scope) == scope:
                 weight *= self.specific_boost
             score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
