@@ -24,8 +24,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lxml import etree
-
 from valid.errors import DitaError, DitavalError
 
 INCLUDE, EXCLUDE, PASSTHROUGH, FLAG = "include", "exclude", "passthrough", "flag"
