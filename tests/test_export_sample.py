@@ -130,3 +130,24 @@ def test_fixture_doc_set_scopes(tmp_path):
     assert not any(path == "topics/printonly.dita" for path, _ in scopes)  # printonly: no build keeps it
     assert header["counts"]["per_profile"] == {p: sum(1 for c in chunks if c["scope"][p]) for p in ("v5p", "v6e", "tpu7x")}
     assert any(w.feature == "conref" for w in result.warnings)
+
+
+def test_widened_root_exports_topics_beside_the_map_directory(tmp_path):
+    from valid.export import export
+
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "maps" / "m.ditamap").write_text(
+        '<map><title>M</title><topicref href="../shared/s.dita" platform="v5p"/><topicref href="local.dita"/></map>'
+    )
+    (tmp_path / "maps" / "local.dita").write_text('<topic id="local"><title>L</title><body><p>Local.</p></body></topic>')
+    (tmp_path / "shared" / "s.dita").write_text('<topic id="s"><title>S</title><body><p>Shared.</p></body></topic>')
+    v5p = tmp_path / "v5p.ditaval"
+    v5p.write_text('<val><prop att="platform" action="exclude"/><prop att="platform" val="v5p" action="include"/></val>')
+    v6e = tmp_path / "v6e.ditaval"
+    v6e.write_text('<val><prop att="platform" action="exclude"/><prop att="platform" val="v6e" action="include"/></val>')
+    out = tmp_path / "out.jsonl"
+    export(tmp_path / "maps" / "m.ditamap", profiles=[("v5p", v5p), ("v6e", v6e)], root=tmp_path, out=out)
+    _, chunks = read(out)
+    scopes = {c["source"]["path"]: c["scope"] for c in chunks}
+    assert scopes == {"../shared/s.dita": {"v5p": True, "v6e": False}, "local.dita": {"v5p": True, "v6e": True}}
