@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from click.testing import CliRunner
+
 from valid.audit import IssueStore, find, load_export
+from valid.cli import main
 from valid.export import export
 
 REPO = Path(__file__).resolve().parents[1]
@@ -27,8 +30,15 @@ def _export(root: Path, out: Path):
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    return _export(REPO, tmp_path_factory.mktemp("sample") / "chunks.jsonl")
+def sample_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sample") / "chunks.jsonl"
+    _export(REPO, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def sample(sample_path):
+    return load_export(sample_path)
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +93,11 @@ def test_fixing_the_sample_trap_closes_its_gap_issue(sample, clean, tmp_path):
 def test_sample_fingerprints_are_identical_across_exports(sample, tmp_path):
     again = _export(REPO, tmp_path / "again.jsonl")
     assert [f.fingerprint for f in find(again)] == [f.fingerprint for f in find(sample)]
+
+
+def test_strict_audit_of_the_sample_exits_1_with_the_trap_on_one_line(sample_path):
+    result = CliRunner().invoke(main, ["audit", str(sample_path), "--strict"])
+    assert result.exit_code == 1
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("error: ")]
+    assert line.startswith("error: create-tpu-vm.dita:")
+    assert "v2-alpha-tpuv6e (owned by v6e)" in line
