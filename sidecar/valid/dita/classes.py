@@ -188,6 +188,7 @@ glossStatus         - topic/data concept/data glossentry/glossStatus
 glossPartOfSpeech   - topic/data concept/data glossentry/glossPartOfSpeech
 glossProperty       - topic/data concept/data glossentry/glossProperty
 glossAlternateFor   - topic/xref concept/xref glossentry/glossAlternateFor
+glossSymbol         - topic/image concept/image glossentry/glossSymbol
 # ---- troubleshooting ----
 troubleshooting     - topic/topic troubleshooting/troubleshooting
 troublebody         - topic/body troubleshooting/troublebody
@@ -261,6 +262,9 @@ edition             - topic/data bookmap/edition
 volume              - topic/data bookmap/volume
 maintainer          - topic/data bookmap/maintainer
 bookchangehistory   - topic/data bookmap/bookchangehistory
+bookevent           - topic/data bookmap/bookevent
+bookeventtype       - topic/data bookmap/bookeventtype
+publisherinformation - topic/publisher bookmap/publisherinformation
 bookrights          - topic/data bookmap/bookrights
 bookowner           - topic/data bookmap/bookowner
 bookrestriction     - topic/data bookmap/bookrestriction
@@ -283,6 +287,33 @@ completed           - topic/ph bookmap/completed
 year                - topic/ph bookmap/year
 month               - topic/ph bookmap/month
 day                 - topic/ph bookmap/day
+# ---- extensible name and address domain (bookmap metadata) ----
+authorinformation   + topic/author xnal-d/authorinformation
+namedetails         + topic/data xnal-d/namedetails
+personname          + topic/data xnal-d/personname
+honorific           + topic/data xnal-d/honorific
+firstname           + topic/data xnal-d/firstname
+middlename          + topic/data xnal-d/middlename
+lastname            + topic/data xnal-d/lastname
+generationidentifier + topic/data xnal-d/generationidentifier
+otherinfo           + topic/data xnal-d/otherinfo
+personinfo          + topic/data xnal-d/personinfo
+organizationinfo    + topic/data xnal-d/organizationinfo
+organizationnamedetails + topic/ph xnal-d/organizationnamedetails
+organizationname    + topic/ph xnal-d/organizationname
+addressdetails      + topic/ph xnal-d/addressdetails
+locality            + topic/ph xnal-d/locality
+localityname        + topic/ph xnal-d/localityname
+administrativearea  + topic/ph xnal-d/administrativearea
+thoroughfare        + topic/ph xnal-d/thoroughfare
+postalcode          + topic/ph xnal-d/postalcode
+country             + topic/ph xnal-d/country
+contactnumbers      + topic/data xnal-d/contactnumbers
+contactnumber       + topic/data xnal-d/contactnumber
+emailaddresses      + topic/data xnal-d/emailaddresses
+emailaddress        + topic/data xnal-d/emailaddress
+urls                + topic/data xnal-d/urls
+url                 + topic/data xnal-d/url
 # ---- subject scheme ----
 subjectScheme       - map/map subjectScheme/subjectScheme
 schemeref           - map/topicref subjectScheme/schemeref
