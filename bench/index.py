@@ -147,35 +147,53 @@ def full_and_incremental(tmp: Path, export: Path, name: str) -> dict:
     return {"full": full, "incremental": incremental, "topic": topic, "edited_chunks": n_edited}
 
 
-def query_latency(tmp: Path, chunks_target: int = 10_000, queries: int = 200) -> dict:
+def _latency(release, texts, vectors, profiles) -> dict:
+    out = {"vector": {}, "bm25": {}}
+    for profile in profiles:
+        out["in_scope_" + profile] = release.count_in_scope(profile)
+        for channel, run in (
+            ("vector", lambda q, v: release.search_vector(v, profile, 10)),
+            ("bm25", lambda q, v: release.search_bm25(q, profile, 10)),
+        ):
+            for q, v in zip(texts[:10], vectors[:10]):  # warm up
+                run(q, v)
+            times = []
+            for q, v in zip(texts, vectors):
+                t = time.perf_counter()
+                hits = run(q, v)
+                times.append((time.perf_counter() - t) * 1000)
+                assert len(hits) <= 10
+            times.sort()
+            out[channel][profile] = (statistics.median(times), times[int(len(times) * 0.95) - 1])
+    return out
+
+
+def query_latency(tmp: Path, chunks_target: int = 10_000, queries: int = 200, older_releases: int = 3) -> dict:
     from fixtures.index.exports import PROFILES
 
-    export = generated_export(tmp / "latency.jsonl", topics=chunks_target // 4, seed=3, chunks_per_topic=(4, 4), words=(20, 40))
-    state = tmp / "state-latency"
-    build = run_build(state, export, "random")
     from valid.embed.offline import OfflineMiniLM
-    from valid.index import Store, open_active
+    from valid.index import Store, open_release
 
+    def export_for(seed: int) -> Path:
+        return generated_export(tmp / f"latency-{seed}.jsonl", topics=chunks_target // 4, seed=seed, chunks_per_topic=(4, 4), words=(20, 40))
+
+    state = tmp / "state-latency"
+    export = export_for(3)
+    build = run_build(state, export, "random")
     rng = random.Random(5)
     words = re.findall(r"[a-z]+", export.read_text()[:200_000])
     texts = [" ".join(rng.choice(words) for _ in range(6)) for _ in range(queries)]
     embedder = RandomEmbedder()
     vectors = [embedder.embed_query(t) for t in texts]
-    out = {"chunks": build["chunks"], "vector": {}, "bm25": {}}
-    with open_active(Store(state)) as release:
-        for profile in PROFILES:
-            out["in_scope_" + profile] = release.count_in_scope(profile)
-            for channel, run in (("vector", lambda q, v: release.search_vector(v, profile, 10)), ("bm25", lambda q, v: release.search_bm25(q, profile, 10))):
-                for q, v in zip(texts[:10], vectors[:10]):  # warm up
-                    run(q, v)
-                times = []
-                for q, v in zip(texts, vectors):
-                    t = time.perf_counter()
-                    hits = run(q, v)
-                    times.append((time.perf_counter() - t) * 1000)
-                    assert len(hits) <= 10
-                times.sort()
-                out[channel][profile] = (statistics.median(times), times[int(len(times) * 0.95) - 1])
+    with open_release(Store(state), build["release"]) as release:
+        out = _latency(release, texts, vectors, PROFILES)
+    out["chunks"] = build["chunks"]
+    # More releases in the same store (as after a few merges): the filter must not slow down.
+    for seed in range(older_releases):
+        run_build(state, export_for(100 + seed), "random")
+    with open_release(Store(state), build["release"]) as release:
+        out["with_more_releases"] = _latency(release, texts, vectors, PROFILES)
+    out["releases_in_store"] = 1 + older_releases
     offline = OfflineMiniLM()
     for t in texts[:10]:
         offline.embed_query(t)
@@ -207,7 +225,8 @@ def render(args, generated: dict, sample: dict | None, sample_note: str, latency
     from fixtures.index.exports import PROFILES
 
     lines = [
-        f"Command: `python3 bench/index.py` ({platform.python_version()}, {os.cpu_count()} cores). "
+        f"Command: `python3 bench/index.py` (Python {platform.python_version()}, {os.cpu_count()} cores shared with other work; "
+        f"load average {args.load[0]:.1f} at the start, {args.load[1]:.1f} at the end). "
         f"Offline embedder (all-MiniLM-L6-v2 int8, batch 1, 2 threads), embedded Chroma, one child process per build; "
         "wall time includes process start, imports and model load.",
         "",
@@ -228,12 +247,16 @@ def render(args, generated: dict, sample: dict | None, sample_note: str, latency
         "instead of real embeddings (so the 10,000 chunks need not be embedded): 200 queries per profile, k=10, "
         "through `Release.search_*` (including its fail-closed scope check).",
         "",
-        "| profile | in scope | vector p50 / p95 | BM25 p50 / p95 |",
-        "|---|---|---|---|",
+        f"| profile | in scope | vector p50 / p95 | BM25 p50 / p95 | vector p50 / p95 with {latency['releases_in_store']} releases in the store |",
+        "|---|---|---|---|---|",
     ]
     for profile in PROFILES:
         v, b = latency["vector"][profile], latency["bm25"][profile]
-        lines.append(f"| {profile} | {latency['in_scope_' + profile]:,} | {v[0]:.2f} / {v[1]:.2f} ms | {b[0]:.2f} / {b[1]:.2f} ms |")
+        m = latency["with_more_releases"]["vector"][profile]
+        lines.append(
+            f"| {profile} | {latency['in_scope_' + profile]:,} | {v[0]:.2f} / {v[1]:.2f} ms | {b[0]:.2f} / {b[1]:.2f} ms | "
+            f"{m[0]:.2f} / {m[1]:.2f} ms |"
+        )
     q = latency["embed_query"]
     lines += [
         "",
@@ -258,6 +281,7 @@ def main() -> None:
     parser.add_argument("--topics", type=int, default=2000)
     parser.add_argument("--no-write", action="store_true", help="print only; do not update docs/benchmarks.md")
     args = parser.parse_args()
+    load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="valid-bench-index-") as tmp_name:
         tmp = Path(tmp_name)
         export = generated_export(tmp / "generated.jsonl", args.topics, chunks_per_topic=(1, 4), words=(40, 160))
@@ -271,6 +295,7 @@ def main() -> None:
             note = f"not measured: `valid export` of sample_maps/ failed ({error})."
         latency = query_latency(tmp)
         print(json.dumps(latency, indent=1), file=sys.stderr)
+    args.load = (load_start, os.getloadavg()[0])
     section = render(args, generated, sample, note, latency)
     print(section)
     if not args.no_write and args.topics >= 2000:

@@ -14,6 +14,7 @@ work), and it makes every vector a pure function of its own text.
 from __future__ import annotations
 
 import hashlib
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import Sequence
@@ -62,9 +63,9 @@ class OfflineMiniLM:
         threads: int = 2,
         batch_size: int = 1,
     ):
-        import numpy as np  # noqa: F401  (fail here, not mid-build, if numpy is missing)
-        import onnxruntime
-        from tokenizers import Tokenizer
+        import numpy  # noqa: F401  (fail here, not mid-build, if a runtime dependency is missing)
+        import onnxruntime  # noqa: F401
+        import tokenizers  # noqa: F401
 
         self.model_path = Path(model_path) if model_path else default_model_path()
         self.tokenizer_path = Path(tokenizer_path) if tokenizer_path else default_tokenizer_path()
@@ -83,18 +84,27 @@ class OfflineMiniLM:
                 )
         self._recipe_digest = hashlib.sha256(f"{model_sha256}:{tokenizer_sha256}:{RECIPE}".encode()).hexdigest()
 
-        self._tokenizer = Tokenizer.from_file(str(self.tokenizer_path))
-        self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # no length: pad to the batch's longest
+        self.threads = threads
+        self._tokenizer = None
+        self._session = None
+        self._load_lock = threading.Lock()
 
+    def _load(self) -> None:
+        # Loaded on first use: a build whose texts are all cached never pays for the session.
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(self.tokenizer_path))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # no length: pad to the batch's longest
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
+        options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
-        self._session = onnxruntime.InferenceSession(
-            str(self.model_path), options, providers=["CPUExecutionProvider"]
-        )
-        self._input_names = {node.name for node in self._session.get_inputs()}
+        session = onnxruntime.InferenceSession(str(self.model_path), options, providers=["CPUExecutionProvider"])
+        self._input_names = {node.name for node in session.get_inputs()}
+        self._tokenizer = tokenizer
+        self._session = session  # last: other threads test it without the lock
 
     @property
     def id(self) -> str:
@@ -118,6 +128,10 @@ class OfflineMiniLM:
 
         if not texts:
             return []
+        if self._session is None:
+            with self._load_lock:
+                if self._session is None:
+                    self._load()
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
