@@ -143,3 +143,19 @@ def test_existing_output_is_left_untouched_on_failure(tmp_path, isolated_tmp):
     result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
     assert result.exit_code != 0
     assert out.read_text() == "previous export\n"
+
+
+def test_values_are_checked_against_a_scheme_the_map_references_even_without_scheme_option(tmp_path, isolated_tmp):
+    docs = write(
+        tmp_path / "docs",
+        {
+            "m.ditamap": '<map><mapref href="s.ditamap" type="subjectScheme"/>\n<topicref href="t.dita" platform="v8"/></map>',
+            "s.ditamap": '<subjectScheme><subjectdef keys="all"><subjectdef keys="v5p"/></subjectdef>'
+            '<enumerationdef><attributedef name="platform"/><subjectdef keyref="all"/></enumerationdef></subjectScheme>',
+            "t.dita": '<topic id="t"><title>T</title></topic>',
+        },
+    )
+    ditaval = write(tmp_path, {"v5p.ditaval": '<val><prop att="platform" val="v8" action="exclude"/></val>'}) / "v5p.ditaval"
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(docs / "m.ditamap"), "--profile", f"v5p={ditaval}", "-o", str(out))
+    assert_clean_failure(result, out, isolated_tmp, "m.ditamap:2: @platform value 'v8' is not declared in subject scheme s.ditamap")

@@ -26,6 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from valid import __version__
 from valid.contracts import Chunk, ExportHeader, ExportWarning
+from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
 from valid.dita.loader import DocSet, file_uri, load
 from valid.dita.preprocess import UNFILTERED, preprocess
@@ -85,8 +86,8 @@ def export(
     say("loading the doc set")
     docset = load(map_path, root=root)
     subject_scheme = load_scheme(scheme) if scheme is not None else None
-    if subject_scheme is not None:
-        subject_scheme.validate(docset)
+    for each in _schemes_to_validate(docset, subject_scheme):
+        each.validate(docset)
     chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
     ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
 
@@ -126,6 +127,18 @@ def export(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return ExportResult(out=out, header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
+
+
+def _schemes_to_validate(docset: DocSet, given: SubjectScheme | None) -> list[SubjectScheme]:
+    """The --scheme, plus every subject scheme the map itself references (DITA-OT validates against
+    those too, but only warns; VALID refuses, user story US-3)."""
+    schemes = [given] if given is not None else []
+    seen = {given.file} if given is not None else set()
+    for sf in docset.files.values():
+        if sf.file not in seen and classes.has_class(sf.root, classes.SUBJECT_SCHEME):
+            seen.add(sf.file)
+            schemes.append(load_scheme(sf.file, root=docset.root_dir))
+    return schemes
 
 
 # ----------------------------------------------------------------------------- profiles
