@@ -2,7 +2,7 @@
 <!--
   What a chunk is, and the chunks of one topic in one profile's build.
 
-  Chunk elements, anywhere in a topic body (outside skipped content such as draft comments):
+  Chunk elements, anywhere in a topic body or abstract (outside skipped content such as draft comments):
     section  ' topic/section ' and its specializations (prereq, context, result, postreq,
              tasktroubleshooting, steps-informal, refsyn, ...)
     example  ' topic/example '
@@ -55,7 +55,7 @@
           'blocks': v:flow(($lead, $body/node())),
           'code-from': ($lead, $body/*)}"/>
       </xsl:if>
-      <xsl:for-each select="$body//*[v:chunk-type(.) ne ''][not(ancestor::*[v:skipped(.)])]">
+      <xsl:for-each select="($lead, $body)//*[v:chunk-type(.) ne ''][not(ancestor::*[v:skipped(.)])]">
         <xsl:variable name="type" select="v:chunk-type(.)"/>
         <xsl:variable name="content" as="element()*" select="*[not(v:is(., ' topic/title '))]"/>
         <xsl:sequence select="map{

@@ -33,6 +33,8 @@ _SAXON_CONFIG = {
     _PARSER_FEATURE + quote("http://apache.org/xml/features/nonvalidating/load-external-dtd", safe=""): "false",
     _PARSER_FEATURE + quote("http://xml.org/sax/features/external-general-entities", safe=""): "false",
     _PARSER_FEATURE + quote("http://xml.org/sax/features/external-parameter-entities", safe=""): "false",
+    # Saxon also prints each error's stack to stderr; the raised error carries what a user needs.
+    "http://saxon.sf.net/feature/standardErrorOutputFile": os.devnull,
 }
 
 _lock = threading.Lock()  # one transformation at a time: the cached executable is shared
