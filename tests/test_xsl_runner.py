@@ -11,11 +11,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from saxonche import PySaxonProcessor
 
 from fixtures.preprocessed.materialize import materialize
 from valid.contracts import Chunk, ExportHeader
 from valid.errors import ConfigError, ExportContractError
-from valid.xslt import run_export, stylesheet_digest, xsl_dir
+from valid.xslt import SAXON_CONFIG
+from valid.xslt import fill_digests, run_export, stylesheet_digest, xsl_dir
 
 
 @pytest.fixture()
@@ -151,3 +153,16 @@ def test_xsl_dir_env_without_stylesheets_is_a_config_error(tmp_path, monkeypatch
     monkeypatch.setenv("VALID_XSL_DIR", str(tmp_path))
     with pytest.raises(ConfigError, match="VALID_XSL_DIR"):
         xsl_dir()
+
+
+def test_run_parameter_names_the_run_document_when_the_source_is_another_file(run):
+    # As a build tool that must pass a source file (DITA-OT's <xslt in=".job.xml">) would call it.
+    with PySaxonProcessor(license=False) as processor:
+        for name, value in SAXON_CONFIG.items():
+            processor.set_configuration_property(name, value)
+        executable = processor.new_xslt30_processor().compile_stylesheet(
+            stylesheet_file=str(xsl_dir() / "valid-index.xsl"))
+        executable.set_parameter("run", processor.make_string_value(run.as_uri()))
+        executable.set_parameter("digests", processor.make_string_value("deferred"))
+        out = executable.transform_to_string(source_file=str(run.parent / "jobs" / "v5p" / ".job.xml"))
+    assert fill_digests(out) == run_export(run)

@@ -62,3 +62,15 @@ def test_paths_are_decoded_when_the_doc_set_path_needs_escaping(tmp_path):
     header = json.loads(run_export(run).splitlines()[0])
     scheme = next(o for o in header["owned_values"] if o["rule"] == "scheme-data")
     assert scheme["source"]["path"] == "../scheme/tpu-generations.ditamap"
+
+
+def test_xtrc_without_a_location_still_names_the_source_element(tmp_path):
+    # DITA-OT writes only "qname:count" when its parser gave no locator.
+    run = materialize("cloud-tpu", tmp_path)
+    for job in ("v5p", "v6e", "tpu7x"):
+        topic = run.parent / "jobs" / job / "topics" / "runtimes.dita"
+        topic.write_text(topic.read_text(encoding="utf-8").replace('xtrc="refsyn:1;7:13"', 'xtrc="refsyn:1"'),
+                         encoding="utf-8")
+    chunks = export_chunks(run)
+    refsyn = chunks["topics/runtimes.dita#runtimes/refsyn-1"]
+    assert refsyn["source"] == {"path": "topics/runtimes.dita", "line": 0, "xpath": "/reference[1]/refbody[1]/refsyn[1]"}

@@ -62,7 +62,7 @@
     <xsl:variable name="scope" select="string(($ref/ancestor-or-self::*[@scope][1]/@scope, 'local')[1])"/>
     <xsl:variable name="href" select="substring-before($ref/@href || '#', '#')"/>
     <xsl:variable name="format" select="
-      if ($ref/@format) then string($ref/@format)
+      if ($ref/@format) then lower-case($ref/@format)
       else if (matches($href, '\.(dita|xml)$', 'i')) then 'dita'
       else ''"/>
     <xsl:sequence select="$href ne '' and $role ne 'resource-only' and not($scope = ('external', 'peer')) and $format eq 'dita'"/>

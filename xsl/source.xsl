@@ -19,7 +19,8 @@
   xmlns:valid="urn:valid:dita"
   exclude-result-prefixes="#all">
 
-  <xsl:key name="v:by-qname" match="*" use="name()"/>
+  <!-- DITA-OT counts only DITA elements (no namespace; foreign vocabularies such as SVG are not). -->
+  <xsl:key name="v:by-qname" match="*[namespace-uri() eq '']" use="name()"/>
 
   <!-- map{'path', 'line', 'col', 'xpath'} for an element of a temp file (or of a raw source file,
        which has no @xtrf: then the element's own document is its source). -->
@@ -41,17 +42,18 @@
     }"/>
   </xsl:function>
 
-  <!-- @xtrc parsed: map{'qname', 'count', 'line', 'col'}, or () when absent or malformed. -->
+  <!-- @xtrc parsed: map{'qname', 'count', 'line', 'col'} (line and col 0 when DITA-OT had no
+       locator and wrote only "qname:count"), or () when absent or malformed. -->
   <xsl:function name="v:xtrc" as="map(*)?">
     <xsl:param name="e" as="element()"/>
-    <xsl:variable name="pattern" select="'^(.+):(\d+);(\d+):(\d+)$'"/>
+    <xsl:variable name="pattern" select="'^([^;]+):(\d+)(;(\d+):(\d+))?$'"/>
     <xsl:variable name="x" select="string($e/@xtrc)"/>
     <xsl:if test="matches($x, $pattern)">
       <xsl:sequence select="map{
         'qname': replace($x, $pattern, '$1'),
         'count': xs:integer(replace($x, $pattern, '$2')),
-        'line': xs:integer(replace($x, $pattern, '$3')),
-        'col': xs:integer(replace($x, $pattern, '$4'))
+        'line': xs:integer((replace($x, $pattern, '$4')[. ne ''], '0')[1]),
+        'col': xs:integer((replace($x, $pattern, '$5')[. ne ''], '0')[1])
       }"/>
     </xsl:if>
   </xsl:function>

@@ -17,8 +17,10 @@
 
   Output: the header line, then the chunk lines (text, UTF-8, one JSON object per line).
 
-  Parameter digests: "sha256" (default) computes each chunk's digest here; "deferred" writes
-  the placeholder "deferred" instead, for a caller that fills in SHA-256 itself.
+  Parameters:
+    digests  "sha256" (default) computes each chunk's digest here; "deferred" writes the
+             placeholder "deferred" instead, for a caller that fills in SHA-256 itself.
+    run      the run document's URI, to use instead of the transformation's source document.
 -->
 <xsl:stylesheet version="3.0"
   xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -41,13 +43,25 @@
   <xsl:output method="text" encoding="UTF-8"/>
 
   <xsl:param name="digests" as="xs:string" select="'sha256'"/>
+  <!-- The run document's URI, when the transformation's source is something else (a build tool
+       that must name a source file, such as Ant's xslt task given .job.xml). -->
+  <xsl:param name="run" as="xs:string" select="''"/>
 
   <xsl:template match="/">
-    <xsl:if test="not(valid-run)">
-      <xsl:message terminate="yes" error-code="v:run">not a VALID run document: the root element is &lt;{name(*)}&gt;, not &lt;valid-run&gt;</xsl:message>
+    <xsl:variable name="document" select="if ($run ne '') then v:run-document($run) else ."/>
+    <xsl:if test="not($document/valid-run)">
+      <xsl:message terminate="yes" error-code="v:run">not a VALID run document: the root element is &lt;{name($document/*)}&gt;, not &lt;valid-run&gt;</xsl:message>
     </xsl:if>
-    <xsl:apply-templates select="valid-run"/>
+    <xsl:apply-templates select="$document/valid-run"/>
   </xsl:template>
+
+  <xsl:function name="v:run-document" as="document-node()">
+    <xsl:param name="uri" as="xs:string"/>
+    <xsl:if test="not(doc-available($uri))">
+      <xsl:message terminate="yes" error-code="v:run">cannot read run document {v:file-path($uri)}: missing or not well-formed XML</xsl:message>
+    </xsl:if>
+    <xsl:sequence select="doc($uri)"/>
+  </xsl:function>
 
   <xsl:template match="valid-run">
     <xsl:variable name="run" select="."/>

@@ -27,7 +27,7 @@ XSL_DIR_ENV = "VALID_XSL_DIR"
 DEFERRED = "deferred"  # the digest the stylesheet writes with digests=deferred
 
 _PARSER_FEATURE = "http://saxon.sf.net/feature/parserFeature?uri="
-_SAXON_CONFIG = {
+SAXON_CONFIG = {
     # doc(), unparsed-text(), xsl:import: file: only, so nothing is ever fetched over a network.
     "http://saxon.sf.net/feature/allowedProtocols": "file",
     _PARSER_FEATURE + quote("http://apache.org/xml/features/nonvalidating/load-external-dtd", safe=""): "false",
@@ -109,7 +109,7 @@ def _proc() -> PySaxonProcessor:
     global _processor
     if _processor is None:
         processor = PySaxonProcessor(license=False)
-        for name, value in _SAXON_CONFIG.items():
+        for name, value in SAXON_CONFIG.items():
             processor.set_configuration_property(name, value)
         _processor = processor
     return _processor
