@@ -98,7 +98,8 @@ def main() -> None:
     p50 = percentile(wall, 50)
     lines = [
         f"Command: `python3 bench/ask.py --questions {args.questions} --warmup {args.warmup}`; corpus: {corpus}; "
-        f"offline embedder and answerer, embedded Chroma; {os.cpu_count()} CPUs, Python {platform.python_version()}.",
+        f"offline embedder and answerer, embedded Chroma; {os.cpu_count()} CPUs (load average "
+        f"{os.getloadavg()[0]:.1f} at the end of the run), Python {platform.python_version()}.",
         f"{args.questions} questions (the trap set's {len(questions)}, round-robin) after {args.warmup} warm-up asks; "
         f"outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())) + ".",
         "",
