@@ -3,7 +3,7 @@
 import pytest
 from fixtures.answer.profiles import PROFILES
 
-from valid.answer.scope import UnknownGenerationError, resolve_scope, validate_generation
+from valid.answer.scope import UnknownGenerationError, resolve_scope, search_text, validate_generation
 from valid.errors import ValidError
 
 
@@ -112,3 +112,12 @@ def test_a_one_letter_slip_in_a_long_alphabetic_name_still_matches(question, pro
 @pytest.mark.parametrize("question", ["What about v5e?", "Trillion parameters", "Ironworks", "Is v6 fine?"])
 def test_names_with_digits_and_ordinary_words_never_match_fuzzily(question):
     assert scope(question).profiles == []
+
+
+def test_search_text_names_the_profile_searched_and_drops_the_others():
+    question = "Compare chips per VM: Trillium vs Ironwood's"
+    result = scope(question)
+    assert search_text(question, result, "v6e") == "Compare chips per VM: v6e vs"
+    assert search_text(question, result, "tpu7x") == "Compare chips per VM: vs tpu7x"
+    explicit = scope("Which --version do I pass?", generation="tpu7x")
+    assert search_text("Which --version do I pass?", explicit, "tpu7x") == "Which --version do I pass? tpu7x"

@@ -185,7 +185,8 @@ def validate_generation(name: str, profiles: Sequence[ProfileInfo]) -> str:
 
 def search_text(question: str, resolution: ScopeResolution, profile: str) -> str:
     """The question as searched inside one profile's scope: the words naming that profile become
-    its name, the words naming other profiles are dropped.
+    its name, the words naming other profiles are dropped; a profile chosen explicitly rather than
+    named in the question gets its name added.
 
     Embedding models know little about code names (Trillium, Ironwood) and nothing about this
     doc set's machine types, while the doc set writes the generation's name (v6e, TPU7x) in the
@@ -196,4 +197,9 @@ def search_text(question: str, resolution: ScopeResolution, profile: str) -> str
     for word, replacement in sorted(replacements, key=lambda item: len(item[0]), reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(word)}(?:['’]s)?(?![\w-])", replacement, text)
     text = " ".join(text.split())
-    return text if re.search(r"\w", text) else question
+    if not re.search(r"\w", text):
+        text = question
+    if profile not in resolution.words:
+        # Chosen explicitly (--generation): searched as if the question had named it.
+        text = f"{text} {profile}"
+    return text
