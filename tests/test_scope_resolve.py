@@ -121,3 +121,5 @@ def test_search_text_names_the_profile_searched_and_drops_the_others():
     assert search_text(question, result, "tpu7x") == "Compare chips per VM: vs tpu7x"
     explicit = scope("Which --version do I pass?", generation="tpu7x")
     assert search_text("Which --version do I pass?", explicit, "tpu7x") == "Which --version do I pass? tpu7x"
+    unscoped = scope("How many chips per host?")
+    assert search_text("How many chips per host?", unscoped, "v6e") == "How many chips per host?"

@@ -199,7 +199,7 @@ def search_text(question: str, resolution: ScopeResolution, profile: str) -> str
     text = " ".join(text.split())
     if not re.search(r"\w", text):
         text = question
-    if profile not in resolution.words:
+    if profile in resolution.profiles and profile not in resolution.words:
         # Chosen explicitly (--generation): searched as if the question had named it.
         text = f"{text} {profile}"
     return text
