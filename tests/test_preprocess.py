@@ -433,3 +433,18 @@ def test_profiling_filter_case_keeps_and_removes_what_dita_ot_does(tmp_path):
         "no-audience", "audience-empty", "novice", "expert-novice", "osx", "windows-osx",
         "hw-empty", "foreign", "non-dita", "nested-osx",
     } <= ids
+
+
+def test_empty_xref_gets_its_targets_title_as_profiled(tmp_path):
+    """DITA-OT's topicpull fills an empty xref with the target's title, after filtering the target."""
+    root = write(tmp_path, {
+        "root.ditamap": '<map><topicref href="a.dita"/><topicref href="b.dita"/></map>',
+        "a.dita": '<topic id="a"><title>A</title><body><p>See <xref href="b.dita"/> and '
+                  '<xref href="b.dita#b/s1"/> and <xref href="b.dita">own text</xref>.</p></body></topic>',
+        "b.dita": '<topic id="b"><title>Build <ph platform="v5p">for v5p</ph><ph platform="v6e">for v6e</ph></title>'
+                  '<body><section id="s1"><title>Section one</title><p>x</p></section></body></topic>',
+    })
+    docset = load(root / "root.ditamap")
+    job = preprocess(docset, ditaval_for("v6e"), tmp_path / "job", name="v6e")
+    text = " ".join("".join(etree.parse(str(job.directory / "a.dita")).getroot().itertext()).split())
+    assert "See Build for v6e and Section one and own text." in text

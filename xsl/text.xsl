@@ -14,8 +14,9 @@
 
   Left out of text: index entries, draft comments, required-cleanup, data, foreign and unknown
   content (this includes DITA-OT's ditaval-startprop/endprop flag markup), images and objects,
-  processing instructions and comments, and text that DITA-OT generated (the text node right
-  after <?ditaot gentext?>). A chunk element nested in another (a table inside a section,
+  processing instructions and comments. Link text that DITA-OT generated (after
+  <?ditaot gentext?>, e.g. an empty xref filled with its target's title) is kept: it is what the
+  published page shows, and without it a sentence reads "see ." A chunk element nested in another (a table inside a section,
   a choicetable inside steps) is its own chunk and is left out of the outer chunk's text.
 
   All matching is on @class tokens, so specializations render like their base elements.
@@ -71,13 +72,6 @@
   <xsl:function name="v:is-block" as="xs:boolean">
     <xsl:param name="n" as="node()"/>
     <xsl:sequence select="$n instance of element() and v:is-any($n, $v:block-classes)"/>
-  </xsl:function>
-
-  <!-- Text DITA-OT generated rather than the writer (e.g. link text pulled from a target). -->
-  <xsl:function name="v:is-generated" as="xs:boolean">
-    <xsl:param name="text" as="text()"/>
-    <xsl:sequence select="exists($text/preceding-sibling::node()[1]
-      [self::processing-instruction('ditaot')][normalize-space(.) eq 'gentext'])"/>
   </xsl:function>
 
   <!-- ===== Blocks ===== -->
@@ -212,7 +206,7 @@
   </xsl:function>
 
   <xsl:template match="text()" mode="v:inline" as="xs:string">
-    <xsl:sequence select="if (v:is-generated(.)) then '' else string(.)"/>
+    <xsl:sequence select="string(.)"/>
   </xsl:template>
 
   <xsl:template match="processing-instruction() | comment()" mode="v:inline" as="xs:string">
@@ -245,7 +239,7 @@
   <xsl:function name="v:verbatim" as="xs:string">
     <xsl:param name="e" as="element()"/>
     <xsl:variable name="raw" select="string-join(
-      $e//text()[not(ancestor::*[v:skipped(.)])][not(v:is-generated(.))])"/>
+      $e//text()[not(ancestor::*[v:skipped(.)])])"/>
     <xsl:sequence select="replace(replace($raw, '^([ \t\r]*\n)+', ''), '\s+$', '')"/>
   </xsl:function>
 

@@ -316,6 +316,7 @@ class _Preprocessor:
         self._resolve_conrefs(root, [])
         self._resolve_keyrefs(root, sf)
         self._rebase_pulled_hrefs(root, sf)
+        self._pull_link_text(root, sf)
         return root
 
     def _resolve_conrefs(self, el: etree._Element, stack: list[tuple[str, str]]) -> None:
@@ -482,6 +483,37 @@ class _Preprocessor:
                     self._warn(el, "keyref", f"key '{key}' has no text (keyword, linktext or navtitle) in profile {self.name}")
                 else:
                     _fill(el, text)
+
+    def _pull_link_text(self, root: etree._Element, sf: SourceFile) -> None:
+        """Give an empty cross-reference its target's title, as DITA-OT's topicpull step does.
+
+        Without it the chunk text reads "see ." where a published page reads "see <title>". The
+        title comes from the target as this profile filters it.
+        """
+        for el in root.iter():
+            if not isinstance(el.tag, str) or " topic/xref " not in (el.get("class") or ""):
+                continue
+            href = el.get("href")
+            if not href or len(el) or (el.text or "").strip() or is_external(el) or has_url_scheme(href):
+                continue
+            path, fragment = split_href(href)
+            target_sf = self.docset.get((sf.file.parent / unquote(path)).resolve()) if path else sf
+            if target_sf is None or target_sf.format != "dita":
+                continue
+            target_root = self._filtered(target_sf)
+            if target_root is None:
+                continue
+            target = find_fragment(target_root, fragment, el) if fragment else first_topic(target_root)
+            title = next(
+                (c for c in (target if target is not None else ()) if isinstance(c.tag, str)
+                 and " topic/title " in (c.get("class") or "")),
+                None,
+            )
+            if title is not None:
+                # DITA-OT marks pulled link text with <?ditaot gentext?>; the stylesheet keeps it.
+                marker = etree.ProcessingInstruction("ditaot", "gentext")
+                marker.tail = " ".join("".join(title.itertext()).split())
+                el.append(marker)
 
     def _href_from_map(self, definition: etree._Element, href: str, sf: SourceFile) -> str:
         if is_external(definition) or has_url_scheme(href):
