@@ -56,6 +56,10 @@ def _channel(hits: Sequence[Any]) -> list[ChannelHit]:
     return out
 
 
+def _rerank(hits: Sequence[ChannelHit]) -> list[ChannelHit]:
+    return [ChannelHit(chunk_id=h.chunk_id, rank=i, score=h.score) for i, h in enumerate(hits, start=1)]
+
+
 def _profiles(release: ReleaseHandle) -> list:
     header = getattr(release, "header", None)
     return list(header.profiles) if header is not None else []
@@ -110,10 +114,7 @@ def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str,
         else:
             admitted.add(hit.chunk_id)
     # Channels and fused list keep only admitted ids: they are logged, and the log holds nothing else.
-    channels = {
-        name: [ChannelHit(chunk_id=h.chunk_id, rank=i, score=h.score) for i, h in enumerate((h for h in hits if h.chunk_id in admitted), start=1)]
-        for name, hits in channels.items()
-    }
+    channels = {name: _rerank([h for h in hits if h.chunk_id in admitted]) for name, hits in channels.items()}
     fused = rrf(channels, k=RRF_K)
     evidence = [
         EvidenceChunk(

@@ -89,7 +89,11 @@ _FUZZY_MIN = 7
 def _fuzzy_profile(word: _Word, vocab: dict[str, str]) -> str | None:
     if len(word.norm) < _FUZZY_MIN or not word.norm.isalpha():
         return None
-    hits = {profile for key, profile in vocab.items() if len(key) >= _FUZZY_MIN and key.isalpha() and one_edit_apart(word.norm, key)}
+    hits = {
+        profile
+        for key, profile in vocab.items()
+        if len(key) >= _FUZZY_MIN and key.isalpha() and one_edit_apart(word.norm, key)
+    }
     return hits.pop() if len(hits) == 1 else None
 
 
@@ -193,7 +197,9 @@ def search_text(question: str, resolution: ScopeResolution, profile: str) -> str
     content profiled for it; the other generations' names say nothing inside this scope.
     """
     text = question
-    replacements = [(word, profile if owner == profile else " ") for owner, words in resolution.words.items() for word in words]
+    replacements = [
+        (word, profile if owner == profile else " ") for owner, words in resolution.words.items() for word in words
+    ]
     for word, replacement in sorted(replacements, key=lambda item: len(item[0]), reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(word)}(?:['’]s)?(?![\w-])", replacement, text)
     text = " ".join(text.split())
