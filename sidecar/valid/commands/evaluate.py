@@ -1,0 +1,224 @@
+"""`valid eval`, `valid report` and `valid demo`: thin shells over valid.evaluate and the pipeline."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+import valid
+from valid.errors import ConfigError
+
+# The design's sample questions: §6's three simulator scenarios and Priya's question (§5.6).
+DEMO_QUESTIONS = (
+    ("a scoped question that passes cleanly", "How many chips does a TPU v5p VM have?"),
+    ("Priya's question (design §5.6)", "I'm on Ironwood. Which --version do I pass when I create the VM?"),
+    ("a question with no generation: VALID asks", "How many chips are in one TPU VM?"),
+    ("two generations: one cited answer each", "How much HBM per chip do v5p and Trillium have?"),
+    ("a generation the docs do not cover: VALID refuses", "How many chips does a TPU v4 VM have?"),
+)
+
+_state = click.option(
+    "--state", type=click.Path(file_okay=False), default=None, help="State directory (default .valid; env VALID_STATE)."
+)
+_chroma = click.option("--chroma-url", default=None, help="A Chroma server instead of the embedded store.")
+_generator = click.option(
+    "--generator", type=click.Choice(["offline", "gemini"]), default="offline", show_default=True, help="Who writes the answers."
+)
+
+
+def _say(message: str) -> None:
+    click.echo(f"valid: {message}", err=True)
+
+
+def _progress(message: str) -> None:
+    if sys.stderr.isatty():
+        click.echo(f"\r  {message}\033[K", err=True, nl=False)
+
+
+def _end_progress() -> None:
+    if sys.stderr.isatty():
+        click.echo("\r\033[K", err=True, nl=False)
+
+
+def _bundled_sample() -> tuple[Path, Path, Path]:
+    root = Path(valid.__file__).resolve().parents[2]
+    paths = (
+        root / "sample_maps" / "cloud-tpu.ditamap",
+        root / "schemes" / "tpu-generations.ditamap",
+        Path(valid.__file__).resolve().parent / "data" / "trapset-cloud-tpu.jsonl",
+    )
+    for path in paths:
+        if not path.is_file():
+            raise ConfigError(
+                f"the bundled sample is not next to this installation ({path} is missing); "
+                "install VALID from a clone (pip install -e .) or pass --map, --scheme and --trapset"
+            )
+    return paths
+
+
+def _gate_lines(card) -> list[str]:
+    gate = card.gate
+    lines = [
+        f"gate {'passed' if gate.passed else 'FAILED'}: wrong-generation answers {gate.wrong_generation}, "
+        f"citations in scope {gate.citations_in_scope}, values grounded {gate.values_grounded}, "
+        f"scoped right {gate.scoped_correct}"
+    ]
+    for arm, score in card.arms.items():
+        counts = score.total.counts
+        lines.append(
+            f"  {arm:<9} right {counts['right']}, asked {counts['asked']}, refused {counts['refused']}, "
+            f"wrong generation {counts['wrong_generation']}, wrong otherwise {counts['wrong_other']} "
+            f"(of {score.total.questions})"
+        )
+    lines.extend(f"  - {reason}" for reason in gate.reasons)
+    return lines
+
+
+@click.command("eval")
+@click.argument("trapset", type=click.Path(dir_okay=False, exists=True))
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None, help="Write the scorecard (JSON, HTML, SVG) and every answer here.")
+@_state
+@_chroma
+@_generator
+@click.option("--no-baseline", is_flag=True, help="Run VALID only, without the unfiltered baseline arm.")
+def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline):
+    """Run TRAPSET through VALID and an unfiltered baseline; exit 1 if the gate fails.
+
+    The gate: no wrong-generation answer reaches a reader, every citation in scope, every value
+    grounded in its cited chunk, and at least 90% of the scoped questions right.
+    """
+    from valid.evaluate.run import evaluate
+    from valid.evaluate.scorecard import render_html, render_svg
+
+    card, raw = evaluate(trapset, state or _default_state(), generator=generator, chroma_url=chroma_url,
+                         baseline=not no_baseline, progress=_progress)
+    _end_progress()
+    if report_dir:
+        out = Path(report_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "scorecard.json").write_text(card.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        (out / "scorecard.html").write_text(render_html(card), encoding="utf-8")
+        (out / "scorecard.svg").write_text(render_svg(card), encoding="utf-8")
+        (out / "answers.json").write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        _say(f"scorecard written to {out / 'scorecard.html'}")
+    for line in _gate_lines(card):
+        click.echo(line)
+    sys.exit(0 if card.gate.passed else 1)
+
+
+def _default_state() -> str:
+    import os
+
+    return os.environ.get("VALID_STATE") or ".valid"
+
+
+@click.command("report")
+@_state
+@_chroma
+@click.option("--scorecard", type=click.Path(dir_okay=False, exists=True), default=None, help="A scorecard.json from `valid eval --report`.")
+@click.option("-o", "--out", type=click.Path(file_okay=False), default="valid-report", show_default=True, help="Output directory.")
+def report_command(state, chroma_url, scorecard, out):
+    """Write the validation report of the active release: HTML, JSON and JUnit XML.
+
+    It holds the export summary, the index report, the audit findings and, with --scorecard, the
+    trap-set scorecard and its gate. Exit 1 if the gate failed.
+    """
+    from valid.evaluate.report import gather, write_report
+    from valid.evaluate.scorecard import Scorecard
+    from valid.index import Store, open_active
+
+    card = Scorecard.model_validate_json(Path(scorecard).read_text(encoding="utf-8")) if scorecard else None
+    with open_active(Store(state, chroma_url=chroma_url)) as release:
+        report = gather(release, card)
+    paths = write_report(report, Path(out))
+    _say(f"report written to {paths['html']} (JSON {paths['json'].name}, JUnit {paths['junit'].name})")
+    sys.exit(0 if report.passed else 1)
+
+
+@click.command("demo")
+@_state
+@click.option("-o", "--out", type=click.Path(file_okay=False), default="build/demo", show_default=True, help="Where the export and the report go.")
+@click.option("--map", "map_path", type=click.Path(dir_okay=False), default=None, help="Doc set (default: the bundled Cloud TPU sample).")
+@click.option("--scheme", type=click.Path(dir_okay=False), default=None, help="Subject scheme (default: the sample's).")
+@click.option("--trapset", type=click.Path(dir_okay=False), default=None, help="Trap set (default: the sample's).")
+def demo_command(state, out, map_path, scheme, trapset):
+    """Export, index and audit the sample; answer the design's questions; run the trap set; report.
+
+    Uses the embedded defaults: local Chroma, the offline embedder and the offline answerer.
+    Exit 1 if the trap-set gate fails.
+    """
+    from valid.answer import open_engine
+    from valid.audit.run import audit
+    from valid.embed import make_embedder
+    from valid.evaluate.report import gather, write_report
+    from valid.evaluate.run import evaluate
+    from valid.export import export
+    from valid.index import Store, build_release, open_active
+    from valid.index.exportfile import read_export
+
+    if map_path is None or scheme is None or trapset is None:
+        sample_map, sample_scheme, sample_trapset = _bundled_sample()
+        map_path, scheme, trapset = map_path or sample_map, scheme or sample_scheme, trapset or sample_trapset
+    state = Path(state or _default_state())
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+
+    _say(f"1/6 export {map_path}")
+    chunks_path = out / "chunks.jsonl"
+    result = export(map_path, scheme=scheme, out=chunks_path)
+    _say(f"    {result.chunks} chunks written to {chunks_path}")
+
+    _say("2/6 audit")
+    loaded = read_export(chunks_path)
+    from valid.contracts import Export
+
+    audited = audit(Export(header=loaded.header, chunks=loaded.chunks), issues_dir=state / "issues")
+    for finding in audited.findings:
+        _say(f"    finding: {finding.summary()}")
+
+    _say(f"3/6 index into {state} (offline embedder)")
+    built = build_release(chunks_path, make_embedder("offline"), Store(state), findings=audited.findings)
+    _say(f"    release {built.release_id[:12]} {'reused' if built.reused else 'built'} and active")
+
+    _say("4/6 the design's sample questions")
+    with open_engine(state) as engine:
+        for title, question in DEMO_QUESTIONS:
+            answer = engine.ask(question).answer
+            click.echo(f"\n# {title}\n> {question}")
+            click.echo(_summary(answer))
+
+    _say(f"5/6 trap set {trapset}: VALID and the unfiltered baseline")
+    card, raw = evaluate(trapset, state, progress=_progress)
+    _end_progress()
+    (out / "answers.json").write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    _say("6/6 validation report")
+    with open_active(Store(state)) as release:
+        report = gather(release, card)
+    paths = write_report(report, out)
+    click.echo("")
+    for line in _gate_lines(card):
+        click.echo(line)
+    click.echo(f"\nreport: {paths['html']}  (scorecard {paths['scorecard_html']}, JUnit {paths['junit']})")
+    _say(f"done in {time.perf_counter() - started:.1f} s")
+    sys.exit(0 if card.gate.passed else 1)
+
+
+def _summary(answer) -> str:
+    if answer.outcome == "ask":
+        return "asks: which generation? " + ", ".join(f"{c.label} ({c.generation})" for c in answer.choices)
+    if answer.outcome == "refuse":
+        return f"refuses: {answer.refusal.reason}" if answer.refusal else "refuses"
+    lines = []
+    for item in answer.answers:
+        lines.append(f"[{item.generation}] {item.answer}")
+        lines.extend(f"    - {step.text.splitlines()[0]}  ({step.cite})" for step in item.steps)
+    return "\n".join(lines)
+
+
+commands = [eval_command, report_command, demo_command]

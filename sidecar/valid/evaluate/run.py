@@ -1,0 +1,84 @@
+"""Run the trap set through VALID and through the unfiltered baseline, cell by cell, and score it.
+
+Both arms see the same questions in the same order, the same chunks, the same embedder and the same
+generator. Every (arm, question) cell is present in the result: a run that raises is recorded as an
+explicit failure, never dropped.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from valid.answer import open_engine
+from valid.answer.check import appears, extract_values
+from valid.evaluate.baseline import Baseline
+from valid.evaluate.score import Cell, failed_cell, score_cell
+from valid.evaluate.scorecard import Scorecard, build_scorecard
+from valid.evaluate.trapset import TrapQuestion, load_trapset
+
+
+def grounded(step_text: str, chunk_text: str) -> bool:
+    """Every number with its unit, flag, command and version string of a step is in its chunk."""
+    return all(appears(value, chunk_text) for _, value in extract_values(step_text))
+
+
+def evaluate(
+    trapset: str | Path,
+    state: str | Path,
+    *,
+    generator: str = "offline",
+    chroma_url: str | None = None,
+    baseline: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Scorecard, dict[str, list[dict]]]:
+    """Score every question of `trapset` against the active release in `state`.
+
+    Returns the scorecard and the raw answer objects per arm (for the report's evidence).
+    """
+    questions = load_trapset(trapset)
+    state = Path(state)
+    raw: dict[str, list[dict]] = {"valid": [], "baseline": []}
+    cells: list[Cell] = []
+    with open_engine(state, generator=generator, chroma_url=chroma_url) as engine:
+        release = engine.release
+        chunks = release.get_chunks(release.all_chunk_ids())
+        scopes = {chunk.id: set(chunk.in_scope()) for chunk in chunks}
+        texts = {chunk.id: chunk.text for chunk in chunks}
+
+        def run_arm(arm: str, ask: Callable[[TrapQuestion], dict]) -> None:
+            for number, question in enumerate(questions, start=1):
+                if progress:
+                    progress(f"{arm} {number}/{len(questions)}")
+                try:
+                    obj = ask(question)
+                except Exception as err:  # kept as an explicit failure cell, never dropped
+                    raw[arm].append({"question": question.id, "error": f"{type(err).__name__}: {err}"})
+                    cells.append(failed_cell(question, arm, f"{type(err).__name__}: {err}"))
+                    continue
+                raw[arm].append({"question": question.id, "answer": obj})
+                cells.append(score_cell(question, arm, obj, scopes, texts, grounded))
+
+        run_arm("valid", lambda q: engine.ask(q.question).answer.model_dump(mode="json"))
+        if baseline:
+            arm = Baseline.build(
+                release.header,
+                chunks,
+                state / "baseline",
+                engine.embedder,
+                engine.generator,
+                main_cache=release.store.cache_path,
+            )
+            try:
+                run_arm("baseline", lambda q: arm.ask(q.question))
+            finally:
+                arm.close()
+        card = build_scorecard(cells, trapset=str(trapset), release=release.id)
+    return card, raw
+
+
+def print_progress(message: str) -> None:
+    if sys.stderr.isatty():
+        print(f"\r{message:<40}", end="", file=sys.stderr, flush=True)
