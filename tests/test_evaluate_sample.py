@@ -1,0 +1,116 @@
+"""The trap set on the bundled sample: VALID against the unfiltered baseline (design §7)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from valid.cli import main
+from valid.embed import make_embedder
+from valid.evaluate.report import gather, junit_xml, write_report
+from valid.evaluate.run import evaluate
+from valid.export import export
+from valid.index import Store, build_release, open_active
+
+ROOT = Path(__file__).resolve().parents[1]
+TRAPSET = ROOT / "sidecar" / "valid" / "data" / "trapset-cloud-tpu.jsonl"
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory):
+    base = tmp_path_factory.mktemp("trapset")
+    chunks = base / "chunks.jsonl"
+    export(ROOT / "sample_maps" / "cloud-tpu.ditamap", scheme=ROOT / "schemes" / "tpu-generations.ditamap", out=chunks)
+    build_release(chunks, make_embedder("offline"), Store(base / "state"))
+    card, raw = evaluate(TRAPSET, base / "state")
+    return base, card, raw
+
+
+def cells(card, arm, stratum=None):
+    return [c for c in card.cells if c.arm == arm and (stratum is None or c.stratum == stratum)]
+
+
+def test_every_cell_is_present_for_both_arms(evaluated):
+    _, card, _ = evaluated
+    questions = [json.loads(line)["id"] for line in TRAPSET.read_text().splitlines() if line.strip()]
+    for arm in ("valid", "baseline"):
+        assert [c.question_id for c in cells(card, arm)] == questions
+    assert all(set(pair) == {"question", "valid", "baseline"} and "missing" not in pair.values() for pair in card.paired)
+
+
+def test_no_wrong_generation_answer_reaches_a_reader(evaluated):
+    _, card, _ = evaluated
+    assert card.arms["valid"].total.counts["wrong_generation"] == 0
+
+
+def test_at_least_54_of_60_scoped_questions_are_right(evaluated):
+    _, card, _ = evaluated
+    scoped = cells(card, "valid", "scoped")
+    assert len(scoped) == 60
+    assert sum(c.correct for c in scoped) >= 54
+
+
+def test_every_unscoped_question_is_asked_with_every_generation_offered(evaluated):
+    _, card, _ = evaluated
+    unscoped = cells(card, "valid", "unscoped")
+    assert len(unscoped) == 10
+    assert all(c.category == "asked" and c.correct for c in unscoped)
+
+
+def test_each_two_generation_question_gets_one_answer_per_generation(evaluated):
+    _, card, raw = evaluated
+    answers = {item["question"]: item["answer"] for item in raw["valid"]}
+    two = cells(card, "valid", "two-generation")
+    assert len(two) == 10
+    for cell in two:
+        obj = answers[cell.question_id]
+        assert obj["outcome"] == "answer"
+        assert sorted(a["generation"] for a in obj["answers"]) == sorted(obj["scope"])
+        assert len(obj["scope"]) == 2
+
+
+def test_out_of_domain_questions_are_refused(evaluated):
+    _, card, _ = evaluated
+    assert all(c.category == "refused" for c in cells(card, "valid", "out-of-domain"))
+
+
+def test_citations_in_scope_and_values_grounded_are_complete(evaluated):
+    _, card, _ = evaluated
+    arm = card.arms["valid"]
+    assert arm.citations > 0 and arm.citations_in_scope == arm.citations
+    assert arm.steps > 0 and arm.steps_grounded == arm.steps
+    assert card.gate.passed, card.gate.reasons
+
+
+def test_the_baseline_is_scored_on_the_same_cells_and_can_fail(evaluated):
+    # The baseline has no scope: the trap set exists because it answers with other generations' values.
+    _, card, _ = evaluated
+    baseline = card.arms["baseline"]
+    assert baseline.total.questions == card.arms["valid"].total.questions
+    assert baseline.total.counts["wrong_generation"] > 0
+    assert baseline.total.counts["asked"] == 0 and baseline.total.counts["refused"] == 0
+
+
+def test_validation_report_has_html_json_and_junit(evaluated, tmp_path):
+    base, card, _ = evaluated
+    with open_active(Store(base / "state")) as release:
+        report = gather(release, card)
+    paths = write_report(report, tmp_path)
+    assert {"html", "json", "junit", "scorecard", "chart"} <= set(paths)
+    assert "create-tpu-vm.dita" in paths["html"].read_text()  # the planted trap's finding
+    junit = junit_xml(report)
+    assert 'name="gate"' in junit and 'name="trapset"' in junit and 'name="audit"' in junit
+    assert json.loads(paths["json"].read_text())["release"] == release.id
+
+
+def test_eval_command_exits_zero_when_the_gate_passes(evaluated, tmp_path):
+    base, _, _ = evaluated
+    result = CliRunner().invoke(
+        main, ["eval", str(TRAPSET), "--state", str(base / "state"), "--no-baseline", "--report", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "gate passed" in result.output
+    assert (tmp_path / "scorecard.svg").read_text().startswith("<svg")
