@@ -140,3 +140,23 @@ def test_release_ids_resolve_from_unique_prefixes(releases):
         resolve_release_id(store, a[:3])
     with pytest.raises(ReleaseError, match="no verified release"):
         resolve_release_id(store, "zzzzzzzz")
+
+
+def test_prune_keeps_the_active_release_its_rollback_targets_and_pending_ones(tmp_path):
+    from fixtures.index.stores import namespace_collections
+    from valid.index import prune_releases
+
+    store = Store(tmp_path / "state")
+    ids = [build_release(write_export(tmp_path / f"{n}.jsonl", _variant(n)), HashEmbedder(), store).release_id for n in range(5)]
+    pending = build_release(write_export(tmp_path / "p.jsonl", _variant(99)), HashEmbedder(), store, activate=False).release_id
+    removed = prune_releases(store, keep=2)
+    assert sorted(removed) == sorted(ids[:2])
+    assert sorted(r.id for r in list_releases(store)) == sorted(ids[2:] + [pending])
+    assert namespace_collections(store) == sorted(store.collection_name(r) for r in ids[2:] + [pending])
+    assert not any(store.release_dir(r).exists() for r in removed)
+    assert read_active(store).history == ids[2:4]
+    assert rollback(store).active == ids[3] and rollback(store).active == ids[2]
+    with pytest.raises(ReleaseError, match="nothing to roll back to"):
+        rollback(store)
+    # after rolling back, the newer releases are not in the history but wait to be activated again
+    assert prune_releases(store, keep=0) == []

@@ -81,7 +81,7 @@ def test_errors_are_one_line_without_a_traceback(tmp_path):
     assert unreachable.exit_code == 2 and "cannot reach Chroma at http://127.0.0.1:9" in unreachable.output
 
 
-@pytest.mark.parametrize("command", ["index", "releases", "releases list", "releases activate", "releases rollback"])
+@pytest.mark.parametrize("command", ["index", "releases", "releases list", "releases activate", "releases rollback", "releases prune"])
 def test_every_command_has_help_and_a_docs_section(command):
     help_text = run(*command.split(), "--help").output
     assert len(help_text.split("\n\n")[1].strip()) > 20

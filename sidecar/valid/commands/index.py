@@ -164,4 +164,16 @@ def releases_rollback(state):
     click.echo(f"active release: {new.active[:12]}")
 
 
+@releases_group.command("prune")
+@_state
+@_chroma
+@click.option("--keep", type=int, default=2, show_default=True, help="Previously active releases to keep for rollback.")
+def releases_prune(state, chroma_url, keep):
+    """Remove old releases (collections and files), keeping the active one, the last KEEP active ones and pending ones."""
+    from valid.index import prune_releases
+
+    removed = prune_releases(_store(state, chroma_url), keep=keep)
+    click.echo(f"removed {len(removed)} release(s)" + "".join(f"\n  {r[:12]}" for r in removed))
+
+
 commands = [index_command, releases_group]

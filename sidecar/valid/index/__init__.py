@@ -25,6 +25,7 @@ from valid.index.activation import (
 from valid.index.build import BuildResult, build_release
 from valid.index.exportfile import LoadedExport, read_export
 from valid.index.manifest import Identity, IndexSettings, Manifest, identity_for
+from valid.index.prune import prune_releases
 from valid.index.release import Hit, Release, open_active, open_release
 from valid.index.report import IndexReport
 from valid.index.store import Store
@@ -49,6 +50,7 @@ __all__ = [
     "list_releases",
     "open_active",
     "open_release",
+    "prune_releases",
     "read_active",
     "read_export",
     "resolve_release_id",

@@ -97,16 +97,18 @@ def rollback(store: Store, *, expected: str | None = None) -> ActiveState:
 
 
 def list_releases(store: Store) -> list[ReleaseInfo]:
-    """Registered releases, oldest build first."""
+    """Registered releases, in the order they were registered."""
     from valid.index.manifest import Manifest
 
     active = active_release_id(store)
     out = []
     if not store.releases_dir.is_dir():
         return out
+    registered: dict[str, int] = {}
     for path in store.releases_dir.iterdir():
         if not (path / VERIFIED_MARKER).is_file():
             continue
+        registered[path.name] = (path / VERIFIED_MARKER).stat().st_mtime_ns
         manifest = Manifest.model_validate_json((path / "release.json").read_bytes())
         op = manifest.operational
         out.append(
@@ -121,7 +123,7 @@ def list_releases(store: Store) -> list[ReleaseInfo]:
                 map=op.export_map,
             )
         )
-    return sorted(out, key=lambda r: (r.built_at, r.id))
+    return sorted(out, key=lambda r: (registered[r.id], r.id))
 
 
 def resolve_release_id(store: Store, prefix: str) -> str:
