@@ -224,3 +224,17 @@ def test_a_release_built_by_another_process_is_searchable_through_an_open_store(
         assert not any("v5p.dita" in h.chunk_id for h in new.search_vector(query, "v5p", 20))
     assert any("v5p.dita" in h.chunk_id for h in old.search_vector(query, "v5p", 20))  # the pinned old release still answers
     old.close()
+
+
+def test_a_registered_release_whose_collection_is_gone_is_rebuilt_not_reused(tmp_path):
+    store = Store(tmp_path / "state")
+    export = write_export(tmp_path / "a.jsonl", sample_topics())
+    first = build_release(export, HashEmbedder(), store)
+    store.client.delete_collection(store.collection_name(first.release_id))
+    with pytest.raises(ReleaseError, match="missing from Chroma"):
+        open_active(store)
+    embedder = HashEmbedder()
+    again = build_release(export, embedder, store)
+    assert again.release_id == first.release_id and not again.reused and embedder.texts == 0
+    with open_active(store) as release:
+        assert len(release.search_bm25("--version", "v6e", 10)) > 0

@@ -86,11 +86,8 @@ def build_release(
         if not locked:
             raise ReleaseError(f"another `valid index` is running on {store.root}; wait for it to finish and rerun")
         previous = active_release_id(store)
-        reused = is_registered(store, release_id)
+        reused = is_registered(store, release_id) and _still_sound(store, release_id)
         if reused:
-            from valid.index.release import Release
-
-            Release(store, release_id).close()  # opens and checks the collection and counts
             embedded, reused_inputs = 0, len({_input_key(c) for c in export.chunks})
         else:
             _remove_debris(store)
@@ -119,6 +116,20 @@ def build_release(
         if activation_error:
             raise activation_error
         return BuildResult(release_id=release_id, reused=reused, activated=activated, path=str(path), report=report)
+
+
+def _still_sound(store: Store, release_id: str) -> bool:
+    """Can the registered release be opened (collection present, counts right)? If not, unregister it for a rebuild."""
+    from valid.index.release import Release
+
+    try:
+        Release(store, release_id).close()
+        return True
+    except ReleaseError:
+        # Its collection is gone or damaged (a wiped Chroma directory, another server): the same
+        # inputs rebuild the same release, so take it out of the registry and build it again.
+        (store.release_dir(release_id) / VERIFIED_MARKER).unlink(missing_ok=True)
+        return False
 
 
 def _input_key(chunk) -> str:

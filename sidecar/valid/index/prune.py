@@ -2,7 +2,7 @@
 
 Old releases cost more than disk. Chroma 1.5.9 keeps every collection's metadata in one SQLite
 table, so each release left in a store adds rows that every filtered query of every other release
-has to skip (measured: three older 10,000-chunk releases made filtered queries about 40% slower).
+has to skip (see the index section of docs/benchmarks.md).
 
 Kept: the active release, the `keep` most recent previously active ones (rollback targets), and
 releases registered after the active one that are not in the history (waiting for activation, or
