@@ -85,14 +85,15 @@ def _gate_lines(card) -> list[str]:
 @_chroma
 @_generator
 @click.option("--no-baseline", is_flag=True, help="Run VALID only, without the unfiltered baseline arm.")
-def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline):
+@click.option("--markdown", type=click.Path(dir_okay=False), default=None, help="Also write the scorecard as Markdown (and its chart beside it).")
+def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline, markdown):
     """Run TRAPSET through VALID and an unfiltered baseline; exit 1 if the gate fails.
 
     The gate: no wrong-generation answer reaches a reader, every citation in scope, every value
     grounded in its cited chunk, and at least 90% of the scoped questions right.
     """
     from valid.evaluate.run import evaluate
-    from valid.evaluate.scorecard import render_html, render_svg
+    from valid.evaluate.scorecard import render_html, render_markdown, render_svg
 
     card, raw = evaluate(trapset, state or _default_state(), generator=generator, chroma_url=chroma_url,
                          baseline=not no_baseline, progress=_progress)
@@ -105,6 +106,12 @@ def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline)
         (out / "scorecard.svg").write_text(render_svg(card), encoding="utf-8")
         (out / "answers.json").write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         _say(f"scorecard written to {out / 'scorecard.html'}")
+    if markdown:
+        md = Path(markdown)
+        command = "valid eval " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "valid eval"
+        md.write_text(render_markdown(card, command), encoding="utf-8")
+        md.with_suffix(".svg").write_text(render_svg(card), encoding="utf-8")
+        _say(f"scorecard written to {md}")
     for line in _gate_lines(card):
         click.echo(line)
     sys.exit(0 if card.gate.passed else 1)

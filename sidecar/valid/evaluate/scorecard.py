@@ -225,3 +225,31 @@ table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;paddi
 {failure_rows}</table>
 </body></html>
 """
+
+
+def render_markdown(card: Scorecard, command: str) -> str:
+    """The scorecard as a Markdown page for docs/: gate, per arm and stratum, and every miss."""
+    lines = [
+        "# Trap-set scorecard",
+        "",
+        f"Produced by `{command}` on release `{card.release}` ({card.questions} questions,",
+        f"trap set `{card.trapset}`). Chart: [scorecard.svg](scorecard.svg).",
+        "",
+        f"**Gate: {'passed' if card.gate.passed else 'FAILED'}** — wrong-generation answers {card.gate.wrong_generation}, "
+        f"citations in scope {card.gate.citations_in_scope}, values grounded {card.gate.values_grounded}, "
+        f"scoped questions right {card.gate.scoped_correct}.",
+        "",
+        "| arm | stratum | questions | " + " | ".join(LABELS[c] for c in CATEGORIES) + " | correct [95% Wilson] |",
+        "|---|---|---:|" + "---:|" * len(CATEGORIES) + "---|",
+    ]
+    for arm, score in card.arms.items():
+        for stratum, s in list(score.strata.items()) + [("all", score.total)]:
+            low, high = s.correct_interval
+            counts = " | ".join(str(s.counts[c]) for c in CATEGORIES)
+            lines.append(f"| {arm} | {stratum} | {s.questions} | {counts} | {s.correct}/{s.questions} [{low:.2f}, {high:.2f}] |")
+    lines += ["", "## Cells that are not correct", "", "| arm | question | category | reasons |", "|---|---|---|---|"]
+    for cell in card.cells:
+        if not cell.correct:
+            reasons = "; ".join(cell.reasons).replace("|", "\\|") or "-"
+            lines.append(f"| {cell.arm} | {cell.question_id} | {cell.category} | {reasons} |")
+    return "\n".join(lines) + "\n"
