@@ -16,8 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from valid.embed import make_embedder
-from valid.index import Store, build_release
+from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
@@ -30,33 +29,11 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT_S = 30
 
 
-def export_sample(out: Path) -> Path:
-    from valid.export import export
-
-    export(REPO / "sample_maps" / "cloud-tpu.ditamap", scheme=REPO / "schemes" / "tpu-generations.ditamap", out=out)
-    return out
-
-
-def sample_state(tmp_path_factory) -> tuple[Path, str, Path]:
-    """The sample exported and indexed once per test session: (state dir, release id, export).
-
-    Kept under the session's base temp directory, so every serve test module reuses the first
-    module's build; tests that change a state work on a copy.
-    """
-    root = tmp_path_factory.getbasetemp() / "serve-sample"
-    done = root / "release-id"
-    if not done.exists():
-        shutil.rmtree(root, ignore_errors=True)
-        root.mkdir()
-        export_path = export_sample(root / "chunks.jsonl")
-        release = build_release(export_path, make_embedder("offline"), Store(root / "state")).release_id
-        done.write_text(release, encoding="utf-8")
-    return root / "state", done.read_text(encoding="utf-8"), root / "chunks.jsonl"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    state, _, _ = sample_state(tmp_path_factory)
+def server(sample_build):
+    state = sample_build.state
     app = create_app(LibraryReleases(Store(state)), ServeConfig(limits=Limits(rate_per_s=0)))
     with LiveServer(app) as running:
         wait_ready(running.url)

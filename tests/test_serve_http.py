@@ -36,37 +36,15 @@ UNSCOPED = "How many chips are in one TPU VM?"
 # -- fixtures ----------------------------------------------------------------------------------
 
 
-def export_sample(out: Path) -> Path:
-    from valid.export import export
-
-    export(REPO / "sample_maps" / "cloud-tpu.ditamap", scheme=REPO / "schemes" / "tpu-generations.ditamap", out=out)
-    return out
-
 
 def index(state: Path, export_path: Path, activate_it: bool = True) -> str:
     return build_release(export_path, make_embedder("offline"), Store(state), activate=activate_it).release_id
 
 
-def sample_state(tmp_path_factory) -> tuple[Path, str, Path]:
-    """The sample exported and indexed once per test session: (state dir, release id, export).
-
-    Kept under the session's base temp directory, so every serve test module reuses the first
-    module's build; tests that change a state work on a copy.
-    """
-    root = tmp_path_factory.getbasetemp() / "serve-sample"
-    done = root / "release-id"
-    if not done.exists():
-        shutil.rmtree(root, ignore_errors=True)
-        root.mkdir()
-        export_path = export_sample(root / "chunks.jsonl")
-        release = build_release(export_path, make_embedder("offline"), Store(root / "state")).release_id
-        done.write_text(release, encoding="utf-8")
-    return root / "state", done.read_text(encoding="utf-8"), root / "chunks.jsonl"
-
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    return sample_state(tmp_path_factory)
+def sample(sample_build):
+    return sample_build.state, sample_build.release_id, sample_build.export
 
 
 @contextmanager
