@@ -152,7 +152,10 @@ def render_svg(card: Scorecard) -> str:
     """Stacked bars per arm and stratum, in the shape of the design's Figure 15."""
     groups = [(arm, stratum) for arm in card.arms for stratum in STRATA if stratum in card.arms[arm].strata]
     bar, gap, left, top, width = 26, 10, 230, 30, 520
-    height = top + len(groups) * (bar + gap) + 60
+    legend_columns, legend_width = 3, 190
+    legend_rows = -(-len(CATEGORIES) // legend_columns)
+    bars_end = top + len(groups) * (bar + gap)
+    height = bars_end + 20 + legend_rows * 20
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" height="{height}" '
         f'role="img" aria-label="Trap-set scorecard: outcomes per arm and stratum" font-family="sans-serif" font-size="12">',
@@ -175,12 +178,11 @@ def render_svg(card: Scorecard) -> str:
             if w > 18:
                 out.append(f'<text x="{x + w / 2:.1f}" y="{y + bar * 0.68}" text-anchor="middle" fill="#fff">{count}</text>')
             x += w
-    legend_y = height - 24
-    x = float(left)
-    for category in CATEGORIES:
-        out.append(f'<rect x="{x:.0f}" y="{legend_y}" width="12" height="12" fill="{COLOURS[category]}"/>')
-        out.append(f'<text x="{x + 16:.0f}" y="{legend_y + 10}">{LABELS[category]}</text>')
-        x += 16 + 7.2 * len(LABELS[category]) + 14
+    for i, category in enumerate(CATEGORIES):
+        x = left + (i % legend_columns) * legend_width
+        y = bars_end + 14 + (i // legend_columns) * 20
+        out.append(f'<rect x="{x}" y="{y}" width="12" height="12" fill="{COLOURS[category]}"/>')
+        out.append(f'<text x="{x + 16}" y="{y + 10}">{LABELS[category]}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
