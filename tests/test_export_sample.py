@@ -14,19 +14,6 @@ SAMPLE_SCHEME = REPO / "schemes" / "tpu-generations.ditamap"
 BASIC = Path(__file__).parent / "fixtures" / "dita" / "basic"
 
 
-def _stylesheet_available() -> bool:
-    try:
-        import valid.xslt  # noqa: F401
-    except ModuleNotFoundError:
-        return False
-    return (REPO / "xsl" / "valid-index.xsl").is_file()
-
-
-pytestmark = pytest.mark.skipif(
-    not _stylesheet_available(), reason="the export stylesheet (xsl/, valid.xslt) is not in this checkout"
-)
-
-
 def read(path: Path):
     lines = path.read_text(encoding="utf-8").splitlines()
     return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
@@ -67,7 +54,7 @@ def test_generation_branch_chunks_are_scoped_to_their_generation_only(sample):
     assert all(c["scope_origin"] == "cascaded" for c in chunks if c["source"]["path"] == "v5p.dita")
 
 
-def test_profiled_key_definitions_split_a_shared_table_into_variants(sample):
+def test_profiled_rows_split_the_shared_versions_table_into_one_variant_per_generation(sample):
     _, out = sample
     _, chunks = read(out)
     variants = {c["id"]: c for c in chunks if c["id"].startswith("runtimes.dita#runtimes/versions")}
@@ -79,6 +66,46 @@ def test_profiled_key_definitions_split_a_shared_table_into_variants(sample):
     assert "v2-alpha-tpuv5" in variants["runtimes.dita#runtimes/versions~v5p"]["text"]
     assert "v2-alpha-tpuv6e" not in variants["runtimes.dita#runtimes/versions~v5p"]["text"]
     assert in_scope(variants["runtimes.dita#runtimes/versions~v6e"]) == ["v6e"]
+    v6e = variants["runtimes.dita#runtimes/versions~v6e"]["text"]
+    assert "v2-alpha-tpuv6e" in v6e and "v2-alpha-tpuv5" not in v6e and "Not supported" not in v6e
+
+
+def test_every_tpu7x_branch_chunk_is_in_scope_for_tpu7x_only(sample):
+    _, out = sample
+    _, chunks = read(out)
+    tpu7x = [c for c in chunks if c["source"]["path"].startswith("tpu7x/")]
+    assert len(tpu7x) >= 5
+    assert all(in_scope(c) == ["tpu7x"] for c in tpu7x)
+    # A tpu7x-only section inside a shared topic is narrowed by element profiling.
+    note = next(c for c in chunks if c["id"] == "runtimes.dita#runtimes/tpu7x-note")
+    assert in_scope(note) == ["tpu7x"] and note["scope_origin"] == "element"
+
+
+def test_keyrefd_shared_section_has_one_variant_per_distinct_text(sample):
+    _, out = sample
+    _, chunks = read(out)
+    slices = {c["id"]: c for c in chunks if c["id"].startswith("about-cloud-tpu.dita#about-cloud-tpu/slices")}
+    assert {cid: in_scope(c) for cid, c in slices.items()} == {
+        "about-cloud-tpu.dita#about-cloud-tpu/slices~v5p": ["v5p"],
+        "about-cloud-tpu.dita#about-cloud-tpu/slices~v6e": ["v6e"],
+        "about-cloud-tpu.dita#about-cloud-tpu/slices~tpu7x": ["tpu7x"],
+    }
+    assert "v6e-8" in slices["about-cloud-tpu.dita#about-cloud-tpu/slices~v6e"]["text"]
+    assert "tpu7x-standard-4t" in slices["about-cloud-tpu.dita#about-cloud-tpu/slices~tpu7x"]["text"]
+    # Two generations whose key resolves to the same text share one variant.
+    vm = {c["id"]: in_scope(c) for c in chunks if c["id"].startswith("about-cloud-tpu.dita#about-cloud-tpu/tpu-vm")}
+    assert vm == {
+        "about-cloud-tpu.dita#about-cloud-tpu/tpu-vm~v5p+tpu7x": ["v5p", "tpu7x"],
+        "about-cloud-tpu.dita#about-cloud-tpu/tpu-vm~v6e": ["v6e"],
+    }
+
+
+def test_the_planted_shared_step_is_in_scope_for_every_generation(sample):
+    _, out = sample
+    _, chunks = read(out)
+    trap = next(c for c in chunks if c["id"] == "create-tpu-vm.dita#create-with-startup-script/startup-script-steps")
+    assert in_scope(trap) == ["v5p", "v6e", "tpu7x"] and trap["scope_origin"] == "shared"
+    assert "--version=v2-alpha-tpuv6e" in trap["text"]
 
 
 def test_export_is_byte_identical_across_runs(sample, tmp_path):

@@ -4,7 +4,6 @@ the plugin's real Ant target on plain Ant with a stand-in sidecar executable."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import stat
 from pathlib import Path
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -208,15 +207,6 @@ def test_every_job_directory_keeps_exactly_what_the_literal_rules_keep(tmp_path_
         assert job_scope(job) == reference_scope(map_path, profile_rules), ditaval_text(profile_rules)
 
 
-def _stylesheet_available() -> bool:
-    try:
-        import valid.xslt  # noqa: F401
-    except ModuleNotFoundError:
-        return False
-    return (Path(__file__).parent.parent / "xsl" / "valid-index.xsl").is_file()
-
-
-@pytest.mark.skipif(not _stylesheet_available(), reason="the export stylesheet (xsl/, valid.xslt) is not in this checkout")
 @settings(COMMON, max_examples=15)
 @given(
     nodes=st.lists(map_nodes(), min_size=1, max_size=3),
