@@ -166,7 +166,11 @@ class AnswerEngine:
 
         if resolution.unknown:
             outcome = "refuse"
-            known = ", ".join(f"{p.name} ({self._labels[p.name]})" for p in self.profiles)
+            # The display name alone when it already names the profile ("TPU v6e (Trillium)").
+            known = ", ".join(
+                self._labels[p.name] if p.name.lower() in self._labels[p.name].lower() else f"{self._labels[p.name]} ({p.name})"
+                for p in self.profiles
+            )
             names = ", ".join(resolution.unknown)
             issue = self._open_gap(
                 "unknown-generation",
