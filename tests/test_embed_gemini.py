@@ -7,7 +7,7 @@ import pytest
 from fakes.gemini import FakeGemini
 from valid.embed import make_embedder
 from valid.embed.gemini import GeminiEmbedder
-from valid.errors import ConfigError, ValidError
+from valid.errors import ConfigError, ProviderError
 
 
 @pytest.fixture
@@ -68,14 +68,17 @@ def test_google_api_key_is_used_when_gemini_api_key_is_absent(fake, monkeypatch)
 
 def test_a_vector_of_the_wrong_dimension_is_refused(fake):
     fake.embed = lambda body: {"embeddings": [{"values": [1.0, 0.0, 0.0]} for _ in body["requests"]]}
-    with pytest.raises(ConfigError, match="3-dimensional vectors, expected 8"):
+    with pytest.raises(ProviderError, match="3-dimensional vectors, expected 8"):
         embedder_for(fake, dimension=8).embed_documents(["a"])
 
 
-def test_a_server_error_is_reported_in_one_line(fake):
+def test_a_server_error_is_retried_then_reported_in_one_line_as_a_provider_error(fake):
     fake.embed = lambda body: (503, {"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}})
-    with pytest.raises(ValidError, match="HTTP 503"):
-        embedder_for(fake, dimension=8).embed_documents(["a"])
+    embedder = GeminiEmbedder(api_key="test-key", base_url=fake.base_url, attempts=2, dimension=8)
+    with pytest.raises(ProviderError, match="HTTP 503") as caught:
+        embedder.embed_documents(["a"])
+    assert "\n" not in str(caught.value)
+    assert len(fake.requests) == 2  # 5xx is retried, a bounded number of times, before it is reported
 
 
 def test_wrong_api_key_is_reported_as_a_key_problem(fake):

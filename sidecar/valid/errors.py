@@ -9,6 +9,7 @@
     ├── DitavalError                an unreadable or invalid DITAVAL
     ├── ExportContractError         an export line that breaks the JSON contract
     ├── ConfigError                 a missing key, server or setting (actionable message)
+    ├── ProviderError               a model or embedding provider failed, answered badly, or is unreachable
     └── ReleaseError                index releases: activation conflicts, missing releases
 """
 
@@ -53,6 +54,10 @@ class ExportContractError(ValidError):
 
 
 class ConfigError(ValidError):
+    pass
+
+
+class ProviderError(ValidError):
     pass
 
 

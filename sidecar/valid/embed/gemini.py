@@ -15,7 +15,7 @@ import math
 import os
 from typing import Sequence
 
-from valid.errors import ConfigError
+from valid.errors import ConfigError, ProviderError
 
 DEFAULT_MODEL = "gemini-embedding-001"
 DEFAULT_DIMENSION = 768
@@ -25,7 +25,7 @@ MAX_BATCH = 100  # batchEmbedContents accepts at most 100 requests
 def _unit(values: Sequence[float]) -> list[float]:
     norm = math.sqrt(sum(v * v for v in values))
     if not norm or not math.isfinite(norm):
-        raise ConfigError("Gemini returned a zero or non-finite embedding; check the model name")
+        raise ProviderError("Gemini returned a zero or non-finite embedding; check the model name")
     return [float(v) / norm for v in values]
 
 
@@ -86,25 +86,25 @@ class GeminiEmbedder:
         from google.genai import errors
 
         config = self._types.EmbedContentConfig(task_type=task_type, output_dimensionality=self._dimension)
-        try:
+        try:  # 429 and 5xx were already retried with backoff by the client (retry_options)
             response = self._client.models.embed_content(model=self.model, contents=texts, config=config)
         except errors.APIError as err:
-            hint = {401: "check the API key", 403: "check the API key", 404: "check the model name"}.get(
-                err.code, "retry later"
-            )
-            raise ConfigError(f"Gemini embedding call failed with HTTP {err.code} ({err.message}); {hint}") from None
+            if err.code in (401, 403, 404):
+                hint = "check the model name" if err.code == 404 else "check the API key"
+                raise ConfigError(f"Gemini embedding call failed with HTTP {err.code} ({err.message}); {hint}") from None
+            raise ProviderError(f"Gemini embedding call failed with HTTP {err.code} ({err.message}); retry later") from None
         except Exception as err:  # httpx2 transport errors: an unreachable or misconfigured endpoint
-            if type(err).__module__.split(".")[0] in {"httpx", "httpx2"}:
-                raise ConfigError(f"cannot reach Gemini ({type(err).__name__}: {err}); check the network or base URL") from None
+            if type(err).__module__.split(".")[0] in {"httpx", "httpx2", "httpcore"}:
+                raise ProviderError(f"cannot reach Gemini ({type(err).__name__}: {err}); check the network or base URL") from None
             raise
         embeddings = response.embeddings or []
         if len(embeddings) != len(texts):
-            raise ConfigError(f"Gemini returned {len(embeddings)} embeddings for {len(texts)} texts")
+            raise ProviderError(f"Gemini returned {len(embeddings)} embeddings for {len(texts)} texts")
         vectors = []
         for item in embeddings:
             values = list(item.values or [])
             if len(values) != self._dimension:
-                raise ConfigError(
+                raise ProviderError(
                     f"Gemini model {self.model} returned {len(values)}-dimensional vectors, expected {self._dimension}; "
                     "check the model and --embed-dimension"
                 )

@@ -77,7 +77,7 @@ class VectorIdentity(_Frozen):
     version: str
     hnsw: HnswSettings
     metadata_fields: list[str]
-    scope_values: str = "int 1/0"  # how in_<profile> is stored and filtered
+    scope_values: str = "bool"  # how in_<profile> is stored and filtered
 
 
 class Bm25Identity(_Frozen):
@@ -120,7 +120,7 @@ class Manifest(_Frozen):
 
 
 def metadata_fields(profiles: list[str]) -> list[str]:
-    return [f"in_{p}" for p in profiles] + ["id", "path", "title", "type", "digest", "topic_id", "scope_origin"]
+    return [f"in_{p}" for p in profiles] + ["id", "path", "title", "type", "digest"]
 
 
 def _chromadb_version() -> str:

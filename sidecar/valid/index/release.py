@@ -6,7 +6,7 @@
     chunks = release.get_chunks([h.chunk_id for h in hits])
 
 Every search takes exactly one profile name, checks it against the release's profiles and builds
-the scope filter itself (`{"in_<profile>": 1}` for Chroma, `"in_<profile>" = 1` for FTS5): there is no parameter through which a caller could widen, replace or drop
+the scope filter itself (`{"in_<profile>": True}` for Chroma, `"in_<profile>" = 1` for FTS5): there is no parameter through which a caller could widen, replace or drop
 it. `k` is capped at the number of in-scope chunks, and returned ids are checked against the
 release's own scope table, so a store that ever returned an out-of-scope chunk fails closed.
 """

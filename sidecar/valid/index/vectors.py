@@ -1,10 +1,10 @@
 """The vector channel: one Chroma collection per release, always given vectors, never an embedding function.
 
-Scope fields are stored as integers (`in_<profile>`: 1 or 0), not booleans. Chroma 1.5.9 keeps all
-collections' metadata in one SQLite table with partial indexes on (key, int/float/string value) but
-none on bool values, so a boolean filter scans every metadata row of every collection in the store.
-Integer filters measured faster, alone and more so with older releases in the store
-(bench/index.py, docs/benchmarks.md).
+Scope fields are booleans (`in_<profile>`: true or false), one per profile, as the export contract
+and the design state them. Each chunk carries only the metadata the index needs besides them (id,
+source path, title, type, digest): Chroma 1.5.9 resolves a filter by scanning metadata rows, so
+every extra field slows every filtered query (bench/index.py measures bool against int fields and
+the effect of older releases sharing the store; `valid releases prune` removes those).
 """
 
 from __future__ import annotations
@@ -24,19 +24,17 @@ def scope_field(profile: str) -> str:
 
 def scope_filter(profile: str) -> dict:
     """The only filter VALID ever gives Chroma: equality on one profile's scope field."""
-    return {scope_field(profile): 1}
+    return {scope_field(profile): True}
 
 
 def chunk_metadata(chunk: Chunk, profiles: Sequence[str]) -> dict:
-    meta: dict = {scope_field(p): 1 if chunk.scope[p] else 0 for p in profiles}
+    meta: dict = {scope_field(p): bool(chunk.scope[p]) for p in profiles}
     meta.update(
         id=chunk.id,
         path=chunk.source.path,
         title=chunk.title,
         type=chunk.type,
         digest=chunk.digest,
-        topic_id=chunk.topic_id,
-        scope_origin=chunk.scope_origin,
     )
     return meta
 
