@@ -48,7 +48,7 @@ MATERIAL = {
     "dimension": dict(dimension=32),
     "bm25 tokenizer": dict(settings=IndexSettings(bm25=Bm25Settings(tokenizer="unicode61"))),
     "bm25 weights": dict(settings=IndexSettings(bm25=Bm25Settings(weights=(1.0, 1.0, 1.0)))),
-    "index schema version": dict(settings=IndexSettings(schema_version="2")),
+    "index schema version": dict(settings=IndexSettings(schema_version="99")),
     "hnsw ef_search": dict(settings=IndexSettings(hnsw=HnswSettings(ef_search=100))),
     "hnsw max_neighbors": dict(settings=IndexSettings(hnsw=HnswSettings(max_neighbors=16))),
 }
@@ -110,3 +110,20 @@ def test_a_material_change_builds_a_new_release_not_a_reuse(tmp_path, change):
     embedder = HashEmbedder(tag="2") if options.pop("embedder_id", None) else HashEmbedder()
     second = build_release(write_export(tmp_path / "b.jsonl", options.pop("topics", sample_topics())), embedder, store)
     assert second.release_id != first.release_id and not second.reused
+
+
+def test_a_release_built_by_an_incompatible_index_schema_is_refused_not_queried(tmp_path):
+    """A release whose stored scope fields this code would filter wrongly must not open (fail closed)."""
+    import json
+
+    from valid.errors import ReleaseError
+    from valid.index import open_release
+
+    store = Store(tmp_path / "state")
+    result = build_release(write_export(tmp_path / "a.jsonl", sample_topics()), HashEmbedder(), store)
+    manifest_path = store.release_dir(result.release_id) / "release.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["identity"]["vectors"]["scope_values"] = "int 1/0"
+    manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(ReleaseError, match="another version of VALID"):
+        open_release(store, result.release_id)

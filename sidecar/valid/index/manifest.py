@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from valid.index.exportfile import LoadedExport, canonical_json, sha256_hex
 
-INDEX_SCHEMA_VERSION = "1"
+# Bump whenever what a release stores changes shape (2: boolean scope fields, 8 metadata fields).
+INDEX_SCHEMA_VERSION = "2"
 # How a chunk becomes embedding input. Change the string whenever `embedding_input` changes.
 EMBEDDING_INPUT = "title+blank-line+text/v1"
 
@@ -72,12 +73,15 @@ class EmbedderIdentity(_Frozen):
     input: str = EMBEDDING_INPUT
 
 
+SCOPE_VALUES = "bool"
+
+
 class VectorIdentity(_Frozen):
     engine: str = "chromadb"
     version: str
     hnsw: HnswSettings
     metadata_fields: list[str]
-    scope_values: str = "bool"  # how in_<profile> is stored and filtered
+    scope_values: str = SCOPE_VALUES  # how in_<profile> is stored and filtered
 
 
 class Bm25Identity(_Frozen):

@@ -24,7 +24,7 @@ from valid.contracts import Chunk, ExportHeader
 from valid.errors import ReleaseError
 from valid.index import fts, vectors
 from valid.index.activation import active_release_id, is_registered
-from valid.index.manifest import Manifest
+from valid.index.manifest import INDEX_SCHEMA_VERSION, SCOPE_VALUES, Manifest, metadata_fields
 from valid.index.store import Store
 
 
@@ -46,6 +46,7 @@ class Release:
         self.manifest = Manifest.model_validate_json((self.path / "release.json").read_bytes())
         self.header = ExportHeader.model_validate_json((self.path / "export-header.json").read_bytes())
         self.profiles: list[str] = list(self.manifest.identity.export.profiles)
+        _check_compatible(self.manifest, release_id, self.profiles)
         self.embedder_id = self.manifest.identity.embedder.id
         self.dimension = self.manifest.identity.embedder.dimension
         self._bm25 = self.manifest.identity.bm25.settings
@@ -152,6 +153,22 @@ class Release:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _check_compatible(manifest: Manifest, release_id: str, profiles: list[str]) -> None:
+    """Fail closed on a release this code would query wrongly (e.g. built when scope fields were ints).
+
+    A filter that does not match how the release stored its scope would silently empty the vector
+    channel; refusing to open it is the only safe answer.
+    """
+    identity = manifest.identity
+    stored = (identity.index_schema_version, identity.vectors.scope_values, identity.vectors.metadata_fields)
+    expected = (INDEX_SCHEMA_VERSION, SCOPE_VALUES, metadata_fields(profiles))
+    if stored != expected:
+        raise ReleaseError(
+            f"release {release_id[:12]} was built by another version of VALID (index schema {stored[0]}, scope "
+            f"fields {stored[1]}); this one reads schema {expected[0]} ({expected[1]}): rebuild it with `valid index`"
+        )
 
 
 def open_release(store: Store, release_id: str) -> Release:
