@@ -165,7 +165,7 @@ def _write_lines(path: Path, lines: list[dict]) -> Path:
         (lambda lines: [lines[0], {**lines[1], "digest": "0" * 64}] + lines[2:], r":2: chunk .* digest is not sha256"),
         (lambda lines: [lines[0], {**lines[1], "scope": {"v5p": True}}] + lines[2:], r":2: chunk .* scope keys"),
         (lambda lines: [lines[0], {**lines[1], "scope": {"v5p": False, "v6e": False, "tpu7x": False}}] + lines[2:], r":2: .* no profile's scope"),
-        (lambda lines: [lines[0], {**lines[1], "type": "chapter"}] + lines[2:], r":2: not a valid chunk: type"),
+        (lambda lines: [lines[0], {**lines[1], "type": "chapter"}] + lines[2:], r":2: invalid chunk: type"),
         (lambda lines: lines[1:], r":1: the first line is not an export header"),
         (lambda lines: lines[:-1], r"header counts 18 chunks, the file has 17"),
         (lambda lines: [{**lines[0], "profiles": [{**lines[0]["profiles"][0], "name": "v5p OR 1"}] + lines[0]["profiles"][1:]}] + lines[1:], r":1: profile name"),

@@ -11,7 +11,7 @@ The rules are written down in docs/audit.md.
 from valid.audit.findings import Finding, find, fingerprint
 from valid.audit.github import GitHubError, GitHubSink, GitHubSyncResult
 from valid.audit.issues import SCOPE_FINDING, Issue, IssueDraft, IssueStore, SyncResult, draft_from_finding
-from valid.audit.load import load_export, parse_export
+from valid.audit.load import load_export
 from valid.audit.owned import Occurrence, Origin, OwnedRow, OwnedValueTable, owned_values
 
 __all__ = [
@@ -33,5 +33,4 @@ __all__ = [
     "fingerprint",
     "load_export",
     "owned_values",
-    "parse_export",
 ]

@@ -165,7 +165,7 @@ def demo_command(state, out, map_path, scheme, trapset):
     from valid.evaluate.run import evaluate
     from valid.export import export
     from valid.index import Store, build_release, open_active
-    from valid.index.exportfile import read_export
+    from valid.exportfile import read_export
 
     if map_path is None or scheme is None or trapset is None:
         sample_map, sample_scheme, sample_trapset = _bundled_sample()
@@ -181,10 +181,7 @@ def demo_command(state, out, map_path, scheme, trapset):
     _say(f"    {result.chunks} chunks written to {chunks_path}")
 
     _say("2/6 audit")
-    loaded = read_export(chunks_path)
-    from valid.contracts import Export
-
-    audited = audit(Export(header=loaded.header, chunks=loaded.chunks), issues_dir=state / "issues")
+    audited = audit(read_export(chunks_path).as_export(), issues_dir=state / "issues")
     for finding in audited.findings:
         _say(f"    finding: {finding.summary()}")
 

@@ -18,7 +18,7 @@ from importlib import metadata
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from valid.index.exportfile import LoadedExport, canonical_json, sha256_hex
+from valid.exportfile import LoadedExport, canonical_json, sha256_hex
 
 # Bump whenever what a release stores changes shape (2: boolean scope fields, 8 metadata fields).
 INDEX_SCHEMA_VERSION = "2"

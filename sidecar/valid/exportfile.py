@@ -1,6 +1,7 @@
 """Reading an export file (JSON lines: header, then chunks) and checking it against the contract.
 
-Beyond the pydantic models this checks what the index relies on: unique chunk ids, every chunk's
+The one reader of exports: the audit, the index and the evaluation all use it. Beyond the pydantic
+models it checks what later stages rely on: unique chunk ids, every chunk's
 scope naming exactly the header's profiles, `digest` really being sha256 of `text` (the embedding
 cache trusts it), and the header's counts matching the chunks.
 """
@@ -15,8 +16,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from valid.contracts import SCHEMA_VERSION, Chunk, ExportHeader
-from valid.errors import ExportContractError
+from valid.contracts import SCHEMA_VERSION, Chunk, Export, ExportHeader
+from valid.errors import ConfigError, ExportContractError
 
 # Profile names become Chroma metadata keys (in_<name>) and SQLite column names.
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -44,6 +45,9 @@ class LoadedExport:
     def profiles(self) -> list[str]:
         return [p.name for p in self.header.profiles]
 
+    def as_export(self) -> Export:
+        return Export(header=self.header, chunks=self.chunks)
+
     @property
     def header_digest(self) -> str:
         """sha256 of the header's behaviour-carrying fields (profiles, labels, owned values, versions)."""
@@ -61,6 +65,8 @@ def read_export(path: str | Path) -> LoadedExport:
     path = Path(path)
     try:
         raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such export file (write one with `valid export`)") from None
     except OSError as err:
         raise ExportContractError(f"{path}: cannot read the export ({err.strerror}); run `valid export` first") from None
 
@@ -87,7 +93,7 @@ def read_export(path: str | Path) -> LoadedExport:
         try:
             chunk = Chunk.model_validate_json(text)
         except ValidationError as err:
-            raise ExportContractError(f"{path}:{number}: not a valid chunk: {_first_error(err)}") from None
+            raise ExportContractError(f"{path}:{number}: invalid chunk: {_first_error(err)}") from None
         if chunk.id in seen:
             raise ExportContractError(f"{path}:{number}: duplicate chunk id {chunk.id!r} (first on line {seen[chunk.id]})")
         seen[chunk.id] = number
