@@ -205,7 +205,11 @@ def render_html(card: Scorecard) -> str:
         for c in failures
     )
     head = "".join(f"<th scope='col'>{e(LABELS[c])}</th>" for c in CATEGORIES)
-    reasons = "".join(f"<li>{e(r)}</li>" for r in card.gate.reasons) or "<li>none</li>"
+    reasons = (
+        "<p>Why it failed:</p><ul>" + "".join(f"<li>{e(r)}</li>" for r in card.gate.reasons) + "</ul>"
+        if card.gate.reasons
+        else ""
+    )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>VALID trap-set scorecard</title>
 <style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}
@@ -217,7 +221,7 @@ table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;paddi
 <ul><li>wrong-generation answers: {card.gate.wrong_generation}</li>
 <li>citations in scope: {card.gate.citations_in_scope}</li><li>values grounded: {card.gate.values_grounded}</li>
 <li>scoped questions right: {card.gate.scoped_correct}</li></ul>
-<p>Reasons it failed:</p><ul>{reasons}</ul>
+{reasons}
 <figure>{render_svg(card)}<figcaption>Outcomes per arm and stratum (Figure 15 of the design).</figcaption></figure>
 <table><caption>Outcomes per arm and stratum, with 95% Wilson intervals for the share correct</caption>
 <tr><th scope="col">arm</th><th scope="col">stratum</th><th scope="col">questions</th>{head}<th scope="col">correct</th></tr>
