@@ -66,15 +66,15 @@ def test_valid_lines_pass():
 @pytest.mark.parametrize(
     "lines, message",
     [
-        ([], "line 1: the stylesheet wrote nothing"),
-        (["{not json"], "export line 1 (header)"),
-        ([header(1), '{"kind": "chunk"}'], "export line 2 (chunk): id: Field required"),
-        ([header(1), chunk(scope={"v5p": True})], "export line 2 (t.dita#t/body): scope keys ['v5p']"),
-        ([header(1), chunk(digest="f" * 64)], "digest is not sha256 of the text"),
-        ([header(2), chunk(), chunk()], "export line 3: duplicate chunk id t.dita#t/body"),
-        ([header(3), chunk()], "counts.chunks=3 but 1 chunk lines follow"),
-        ([header(0, profiles=["v5p"])], "profiles ['v5p'] != requested ['v5p', 'v6e']"),
-        ([header(1), chunk().replace('"type":"body"', '"type":"paragraph"')], "export line 2 (chunk): type"),
+        ([], "export: empty export (no header line)"),
+        (["{not json"], "export:1: the first line is not an export header"),
+        ([header(1), '{"kind": "chunk"}'], "export:2: invalid chunk: id: Field required"),
+        ([header(1), chunk(scope={"v5p": True})], "export:2: chunk 't.dita#t/body' has scope keys ['v5p']"),
+        ([header(1), chunk(digest="f" * 64)], "export:2: chunk 't.dita#t/body' digest is not sha256 of its text"),
+        ([header(2), chunk(), chunk()], "export:3: duplicate chunk id 't.dita#t/body'"),
+        ([header(3), chunk()], "export: header counts 3 chunks, the file has 1"),
+        ([header(0, profiles=["v5p"])], "the header's profiles ['v5p'] are not the requested ['v5p', 'v6e']"),
+        ([header(1), chunk().replace('"type":"body"', '"type":"paragraph"')], "export:2: invalid chunk: type"),
     ],
 )
 def test_bad_lines_are_an_export_contract_error_naming_the_line(lines, message):

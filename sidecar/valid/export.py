@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from valid import __version__
 from valid.contracts import Chunk, ExportHeader, ExportWarning
@@ -32,6 +32,7 @@ from valid.dita.loader import DocSet, file_uri, load
 from valid.dita.preprocess import UNFILTERED, preprocess
 from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ConfigError, DitavalError, ExportContractError
+from valid.exportfile import parse_export
 
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -299,44 +300,12 @@ def _unique(warnings: list[ExportWarning]) -> list[ExportWarning]:
 
 
 def validate_lines(text: str, profile_names: list[str]) -> tuple[ExportHeader, int]:
-    """Check every line against the contract; ExportContractError names the first bad line."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise ExportContractError("export line 1: the stylesheet wrote nothing (expected a header line)")
-    try:
-        header = ExportHeader.model_validate_json(lines[0])
-    except ValidationError as err:
-        raise ExportContractError(f"export line 1 (header): {_first_error(err)}") from None
-    if [p.name for p in header.profiles] != profile_names:
-        raise ExportContractError(
-            f"export line 1 (header): profiles {[p.name for p in header.profiles]} != requested {profile_names}"
-        )
-    ids = set()
-    for number, line in enumerate(lines[1:], 2):
-        try:
-            chunk = Chunk.model_validate_json(line)
-        except ValidationError as err:
-            raise ExportContractError(f"export line {number} (chunk): {_first_error(err)}") from None
-        if list(chunk.scope) != profile_names:
-            raise ExportContractError(f"export line {number} ({chunk.id}): scope keys {list(chunk.scope)} != {profile_names}")
-        if hashlib.sha256(chunk.text.encode("utf-8")).hexdigest() != chunk.digest:
-            raise ExportContractError(f"export line {number} ({chunk.id}): digest is not sha256 of the text")
-        if chunk.id in ids:
-            raise ExportContractError(f"export line {number}: duplicate chunk id {chunk.id}")
-        ids.add(chunk.id)
-    if header.counts.chunks != len(lines) - 1:
-        raise ExportContractError(
-            f"export line 1 (header): counts.chunks={header.counts.chunks} but {len(lines) - 1} chunk lines follow"
-        )
-    return header, len(lines) - 1
-
-
-def _first_error(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ())) or "line"
-    return f"{where}: {first.get('msg')} ({err.error_count()} error(s))"
+    """Check the stylesheet's output with the project's one export reader, and its profiles against
+    the ones requested; ExportContractError names the first bad line ("export:N: ...")."""
+    loaded = parse_export(text.encode("utf-8"), "export")
+    if loaded.profiles != profile_names:
+        raise ExportContractError(f"export:1: the header's profiles {loaded.profiles} are not the requested {profile_names}")
+    return loaded.header, len(loaded.chunks)
 
 
 def _write_atomically(out: Path, text: str) -> None:

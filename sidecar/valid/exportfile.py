@@ -69,7 +69,12 @@ def read_export(path: str | Path) -> LoadedExport:
         raise ConfigError(f"{path}: no such export file (write one with `valid export`)") from None
     except OSError as err:
         raise ExportContractError(f"{path}: cannot read the export ({err.strerror}); run `valid export` first") from None
+    return parse_export(raw, path)
 
+
+def parse_export(raw: bytes, path: str | Path) -> LoadedExport:
+    """Check an export's bytes against the contract; `path` names it in errors ("path:line: ...")."""
+    path = Path(path)
     header: ExportHeader | None = None
     chunks: list[Chunk] = []
     digest = hashlib.sha256()
