@@ -112,3 +112,17 @@ def test_eval_command_exits_zero_when_the_gate_passes(evaluated, tmp_path):
     assert result.exit_code == 0, result.output
     assert "gate passed" in result.output
     assert (tmp_path / "scorecard.svg").read_text().startswith("<svg")
+
+
+def test_report_command_takes_the_export_a_pipeline_passes_and_can_run_the_trap_set(evaluated, tmp_path):
+    # The DITA-OT plugin's post-step runs `valid report EXPORT --state S`.
+    base, _, _ = evaluated
+    export_path = tmp_path / "chunks.jsonl"
+    export_path.write_bytes((base / "state" / "baseline" / "baseline-export.jsonl").read_bytes())
+    result = CliRunner().invoke(main, ["report", str(export_path), "--state", str(base / "state"), "--trapset", str(TRAPSET)])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "valid-report"
+    report = json.loads((written / "report.json").read_text())
+    assert report["export"]["profiles"][0]["name"] == "all"  # the export given, not the release's own
+    assert report["scorecard"]["gate"]["passed"] is True
+    assert (written / "junit.xml").is_file()

@@ -124,24 +124,38 @@ def _default_state() -> str:
 
 
 @click.command("report")
+@click.argument("export", required=False, type=click.Path(dir_okay=False, exists=True))
 @_state
 @_chroma
 @click.option("--scorecard", type=click.Path(dir_okay=False, exists=True), default=None, help="A scorecard.json from `valid eval --report`.")
-@click.option("-o", "--out", type=click.Path(file_okay=False), default="valid-report", show_default=True, help="Output directory.")
-def report_command(state, chroma_url, scorecard, out):
+@click.option("--trapset", type=click.Path(dir_okay=False, exists=True), default=None, help="Run this trap set now (offline answerer) and include its scorecard.")
+@click.option("-o", "--out", type=click.Path(file_okay=False), default=None, help="Output directory (default: valid-report/, next to EXPORT when given).")
+def report_command(export, state, chroma_url, scorecard, trapset, out):
     """Write the validation report of the active release: HTML, JSON and JUnit XML.
 
-    It holds the export summary, the index report, the audit findings and, with --scorecard, the
-    trap-set scorecard and its gate. Exit 1 if the gate failed.
+    It holds the export summary, the index report, the audit findings and, with --scorecard or
+    --trapset, the trap-set scorecard and its gate. EXPORT (a pipeline's fresh export, as the
+    DITA-OT plugin passes it) is what the export summary and the audit describe; without it, the
+    active release's own chunks. Exit 1 if the gate failed.
     """
     from valid.evaluate.report import gather, write_report
+    from valid.evaluate.run import evaluate
     from valid.evaluate.scorecard import Scorecard
+    from valid.exportfile import read_export
     from valid.index import Store, open_active
 
+    if scorecard and trapset:
+        raise ConfigError("give --scorecard or --trapset, not both")
+    state = state or _default_state()
     card = Scorecard.model_validate_json(Path(scorecard).read_text(encoding="utf-8")) if scorecard else None
+    if trapset:
+        card, _ = evaluate(trapset, state, chroma_url=chroma_url, progress=_progress)
+        _end_progress()
+    fresh = read_export(export).as_export() if export else None
     with open_active(Store(state, chroma_url=chroma_url)) as release:
-        report = gather(release, card)
-    paths = write_report(report, Path(out))
+        report = gather(release, card, fresh)
+    out = Path(out) if out else (Path(export).parent / "valid-report" if export else Path("valid-report"))
+    paths = write_report(report, out)
     _say(f"report written to {paths['html']} (JSON {paths['json'].name}, JUnit {paths['junit'].name})")
     sys.exit(0 if report.passed else 1)
 

@@ -34,13 +34,15 @@ class ValidationReport(BaseModel):
         return self.scorecard is None or self.scorecard.gate.passed
 
 
-def gather(release: Release, scorecard: Scorecard | None) -> ValidationReport:
-    chunks = release.get_chunks(release.all_chunk_ids())
-    export = Export(header=release.header, chunks=chunks)
+def gather(release: Release, scorecard: Scorecard | None, export: Export | None = None) -> ValidationReport:
+    """The report of the active release; `export`, when given (a pipeline's fresh export), is what
+    the export summary and the audit describe instead of the release's own chunks."""
+    if export is None:
+        export = Export(header=release.header, chunks=release.get_chunks(release.all_chunk_ids()))
     findings = find(export, owned_values(export))
     index_path = release.path / "report.json"
     index = json.loads(index_path.read_text(encoding="utf-8")) if index_path.is_file() else None
-    return ValidationReport(release=release.id, export=release.header, index=index, findings=findings, scorecard=scorecard)
+    return ValidationReport(release=release.id, export=export.header, index=index, findings=findings, scorecard=scorecard)
 
 
 def junit_xml(report: ValidationReport) -> str:
