@@ -68,3 +68,30 @@ def test_a_missing_sidecar_is_a_clear_error(tmp_path):
     result = _sidecar(tmp_path, valid__index="yes", valid__command=str(tmp_path / "no-such-valid"))
     assert result.returncode != 0
     assert "VALID: could not run the sidecar" in result.stdout + result.stderr
+
+
+def _real_sidecar(tmp_path: Path) -> Path:
+    """The real `valid`, run by the interpreter of these tests (no PATH lookup)."""
+    import sys
+
+    script = tmp_path / "valid"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m valid "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def test_the_real_sidecar_indexes_audits_and_reports_the_sample_and_the_trap_fails_the_gate(tmp_path, sample_build):
+    # The export the plugin would have written: the sample's, in place of gen.jsonl.
+    (tmp_path / "gen.jsonl").write_bytes(sample_build.export.read_bytes())
+    state = tmp_path / "state"
+    result = _sidecar(tmp_path, valid__index="yes", valid__report="yes", valid__state=str(state),
+                      valid__command=str(_real_sidecar(tmp_path)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (state / "active.json").is_file()
+    assert (tmp_path / "valid-report" / "junit.xml").is_file()
+    # With the audit step and the gate on, the sample's planted shared step fails the build.
+    gated = _sidecar(tmp_path, valid__audit="yes", valid__command=str(_real_sidecar(tmp_path)))
+    assert gated.returncode != 0
+    output = gated.stdout + gated.stderr
+    assert "VALID gate failed: 'valid audit' exited with 1" in output
+    assert "create-tpu-vm.dita" in output and "v2-alpha-tpuv6e" in output
