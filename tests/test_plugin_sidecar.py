@@ -1,5 +1,6 @@
 """Optional sidecar steps after the export (valid index / audit / report) and their gate, run by
-the plugin's real Ant target on plain Ant with a stand-in sidecar executable."""
+the plugin's real Ant target on plain Ant: with a stand-in sidecar that records its calls, and with
+the real `valid` on the sample."""
 
 from __future__ import annotations
 
