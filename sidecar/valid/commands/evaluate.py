@@ -117,10 +117,11 @@ def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline,
     sys.exit(0 if card.gate.passed else 1)
 
 
-def _default_state() -> str:
-    import os
+def _default_state() -> Path:
+    """The state directory the index uses when none is given (--state, VALID_STATE, .valid)."""
+    from valid.index import Store
 
-    return os.environ.get("VALID_STATE") or ".valid"
+    return Store().root
 
 
 @click.command("report")
