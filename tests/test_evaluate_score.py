@@ -16,7 +16,7 @@ SCOPES = {
 
 def question(**expect) -> TrapQuestion:
     stratum = expect.pop("stratum", "scoped")
-    return TrapQuestion(id="q1", question="?", stratum=stratum, expect=expect)
+    return TrapQuestion(id="q1", question="?", stratum=stratum, split="test", expect=expect)
 
 
 def answer(generation, text, cite):

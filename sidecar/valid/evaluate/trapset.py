@@ -1,7 +1,7 @@
 """The trap set: questions whose right answer differs by generation, as JSON lines.
 
 One question per line:
-    {"id": str, "question": str, "stratum": str,
+    {"id": str, "question": str, "stratum": str, "split": "dev"|"test",
      "expect": {"outcome": "answer"|"ask"|"refuse" or a list of acceptable outcomes,
                 "scope": [profiles], "values": {profile: [required, or [alternatives]]},
                 "forbidden": [strings that must not appear], "choices": [profiles offered when asking]}}
@@ -18,7 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from valid.errors import ValidError
 
 Outcome = Literal["answer", "ask", "refuse"]
-Stratum = Literal["scoped", "unscoped", "two-generation", "out-of-domain"]
+# "absent": the question names a generation, but what it asks about does not exist in that generation's
+# content (a command removed there, an option added later); the right outcome is a refusal.
+Stratum = Literal["scoped", "unscoped", "two-generation", "absent", "out-of-domain"]
+# Every trap set is split once, fixed and committed: floors and weights are tuned on "dev" only, and the
+# scorecard reports "test".
+Split = Literal["dev", "test"]
 Required = Union[str, list[str]]  # one string, or alternatives of which one must appear
 
 
@@ -48,6 +53,7 @@ class TrapQuestion(BaseModel):
     id: str
     question: str
     stratum: Stratum
+    split: Split
     fact: str | None = Field(default=None, description="The fact a scoped question asks about (for clustering).")
     expect: Expectation
 
