@@ -25,6 +25,7 @@ from typing import Any, Collection, Mapping, Protocol, Sequence
 
 from valid.contracts import ProfileInfo
 
+from valid.answer.answerable import Answerability, assess
 from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.generate import Generator
 from valid.answer.log import QuestionLog
@@ -42,6 +43,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
+from valid.answer.question import anchors, question_words
 from valid.answer.retrieve import ReleaseHandle, retrieve_in_scope
 from valid.answer.scope import resolve_scope, search_text
 
@@ -133,6 +135,7 @@ class AnswerEngine:
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
+        self._order = {p.name: i for i, p in enumerate(self.profiles)}
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
@@ -222,8 +225,17 @@ class AnswerEngine:
                 choices = [Choice(generation=p.name, label=self._labels[p.name]) for p in self.profiles]
                 not_used = "Everything: the answer differs by generation, so none was given before you choose."
         else:
+            names = self._names(resolution)
+            about = anchors(question, names)
+            words = question_words(question, [*names, *(a.text for a in about)])
             for profile in scope:
                 retrieval = retrieve(profile)
+                t = time.perf_counter()
+                found = assess(self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks)
+                stages["answerable"] = stages.get("answerable", 0.0) + _ms(t)
+                if not found.answerable:
+                    attempts[profile] = self._missing(profile, found)
+                    continue
                 if not retrieval.relevant:
                     attempts[profile] = _Attempts(
                         profile=profile,
@@ -231,9 +243,9 @@ class AnswerEngine:
                         missing=f"{self._labels[profile]} content that answers: {question}",
                     )
                     continue
-                attempts[profile] = self._loop(
-                    question, [profile], retrieval.chunks, stages, key=profile, matched=resolution.matched
-                )
+                chunks = [*retrieval.chunks, *found.extra]
+                chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
+                attempts[profile] = self._loop(question, [profile], chunks, stages, key=profile, matched=resolution.matched)
             answered = [attempts[p].answered for p in scope if attempts[p].answered]
             refused = [attempts[p] for p in scope if not attempts[p].answered]
             answers = list(answered)
@@ -339,6 +351,24 @@ class AnswerEngine:
         )
         attempts.missing = f"{_join(labels)} content that states this answer verbatim: {question}"
         return attempts
+
+    def _names(self, resolution: ScopeResolution) -> list[str]:
+        """Every word that names a generation: they choose the scope and are never what is asked about."""
+        names = [*resolution.matched, *resolution.unknown]
+        for profile in self.profiles:
+            names += [profile.name, *profile.labels]
+        return names
+
+    def _missing(self, profile: str, found: Answerability) -> _Attempts:
+        """A refusal that names what the question is about and this generation's content lacks."""
+        label = self._labels[profile]
+        terms = ", ".join(f"'{term}'" for term in found.missing)
+        refusal = f"the {label} documentation does not mention {terms}"
+        elsewhere = sorted({p for term in found.missing for p in found.elsewhere.get(term, [])}, key=self._order.get)
+        if elsewhere:
+            # Names only: the other generations' text is never shown.
+            refusal += f" (it appears only in content for {_join([self._labels[p] for p in elsewhere])})"
+        return _Attempts(profile=profile, refusal=refusal, missing=f"{label} content about {terms}")
 
     # -- no generation named -------------------------------------------------------------------
     def _shared_only(self, retrievals: dict[str, RetrievalOutcome]) -> bool:

@@ -86,7 +86,9 @@ def _gate_lines(card) -> list[str]:
 @_generator
 @click.option("--no-baseline", is_flag=True, help="Run VALID only, without the unfiltered baseline arm.")
 @click.option("--markdown", type=click.Path(dir_okay=False), default=None, help="Also write the scorecard as Markdown (and its chart beside it).")
-def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline, markdown):
+@click.option("--split", type=click.Choice(["dev", "test", "all"]), default="all", show_default=True,
+              help="Which half of the trap set: tune on dev, report test.")
+def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline, markdown, split):
     """Run TRAPSET through VALID and an unfiltered baseline; exit 1 if the gate fails.
 
     The gate: no wrong-generation answer reaches a reader, every citation in scope, every value
@@ -96,7 +98,7 @@ def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline,
     from valid.evaluate.scorecard import render_html, render_markdown, render_svg
 
     card, raw = evaluate(trapset, state or _default_state(), generator=generator, chroma_url=chroma_url,
-                         baseline=not no_baseline, progress=_progress)
+                         baseline=not no_baseline, split=split, progress=_progress)
     _end_progress()
     if report_dir:
         out = Path(report_dir)

@@ -17,7 +17,7 @@ from valid.answer.check import appears, extract_values
 from valid.evaluate.baseline import Baseline
 from valid.evaluate.score import Cell, failed_cell, score_cell
 from valid.evaluate.scorecard import Scorecard, build_scorecard
-from valid.evaluate.trapset import TrapQuestion, load_trapset
+from valid.evaluate.trapset import TrapQuestion, load_trapset, select_split
 
 
 def grounded(step_text: str, chunk_text: str) -> bool:
@@ -32,13 +32,15 @@ def evaluate(
     generator: str = "offline",
     chroma_url: str | None = None,
     baseline: bool = True,
+    split: str = "all",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Scorecard, dict[str, list[dict]]]:
-    """Score every question of `trapset` against the active release in `state`.
+    """Score every question of `trapset` (or of one of its halves: split "dev" or "test") against
+    the active release in `state`.
 
     Returns the scorecard and the raw answer objects per arm (for the report's evidence).
     """
-    questions = load_trapset(trapset)
+    questions = select_split(load_trapset(trapset), split)
     state = Path(state)
     raw: dict[str, list[dict]] = {"valid": [], "baseline": []}
     cells: list[Cell] = []
@@ -75,7 +77,7 @@ def evaluate(
                 run_arm("baseline", lambda q: arm.ask(q.question))
             finally:
                 arm.close()
-        card = build_scorecard(cells, trapset=str(trapset), release=release.id)
+        card = build_scorecard(cells, trapset=str(trapset), release=release.id, split=split)
     return card, raw
 
 

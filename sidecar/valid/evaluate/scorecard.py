@@ -63,6 +63,7 @@ class Gate(BaseModel):
 class Scorecard(BaseModel):
     release: str | None
     trapset: str
+    split: str = "all"  # which half of the trap set was run: dev (tuning), test (reported), all
     questions: int
     arms: dict[str, ArmScore]
     gate: Gate
@@ -123,7 +124,9 @@ def gate(arm: ArmScore, min_scoped_share: float = 0.9) -> Gate:
     )
 
 
-def build_scorecard(cells: Iterable[Cell], trapset: str, release: str | None, gated_arm: str = "valid") -> Scorecard:
+def build_scorecard(
+    cells: Iterable[Cell], trapset: str, release: str | None, gated_arm: str = "valid", split: str = "all"
+) -> Scorecard:
     cells = list(cells)
     by_arm: dict[str, list[Cell]] = defaultdict(list)
     for cell in cells:
@@ -140,6 +143,7 @@ def build_scorecard(cells: Iterable[Cell], trapset: str, release: str | None, ga
     return Scorecard(
         release=release,
         trapset=trapset,
+        split=split,
         questions=len(question_ids),
         arms=arms,
         gate=gate(arms[gated_arm]),

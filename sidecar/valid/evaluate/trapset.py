@@ -81,3 +81,13 @@ def load_trapset(path: str | Path) -> list[TrapQuestion]:
     if not questions:
         raise ValidError(f"{path}: the trap set is empty")
     return questions
+
+
+SPLITS = ("dev", "test", "all")
+
+
+def select_split(questions: list[TrapQuestion], split: str) -> list[TrapQuestion]:
+    """The questions of one half ("dev", "test") or all of them ("all")."""
+    if split not in SPLITS:
+        raise ValidError(f"unknown split {split!r}; choose one of: {', '.join(SPLITS)}")
+    return [q for q in questions if split == "all" or q.split == split]

@@ -1,0 +1,119 @@
+"""Answerability: does the in-scope content contain what the question is about?
+
+Similarity floors cannot tell: in a doc set where every chunk is on one subject, every question is
+similar to something. What can tell is the question's own terms, looked up in the content of the
+asked generation only (the lookups run through the release handle with that one profile, like
+every search):
+
+1. Every **anchor** (a code span, flag, quoted string or code-form name; see question.py) must occur
+   in some in-scope chunk. One that does not is *missing*: "partial-resize" is not in the v6e content.
+2. A **content word** that occurs in no in-scope chunk but names a topic of another generation's
+   content (it is in the title of one of its chunks) is missing too: the question is about
+   something the other generation has and this one does not (a command removed in this version, a
+   procedure that exists only on another generation). A word that another generation only mentions
+   in passing ("memory" in a sentence about NUMA nodes) is not decisive, nor is a word no
+   generation has (readers paraphrase): those are left to the relevance floor.
+
+A missing term means a refusal that names it; where other generations' content has it, the refusal
+says which generations (their names only, never their text). An anchor that is in scope but not in
+the fused top chunks brings its best chunk into the evidence, so the answer can use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from valid.answer.models import EvidenceChunk
+from valid.answer.question import Anchor, anchor_in
+from valid.answer.text import STOPWORDS, stem, terms
+
+ANCHOR_DEPTH = 10  # BM25 hits checked for an anchor's exact form
+MIN_WORD = 3  # shorter content words are not looked up
+
+
+@dataclass
+class Answerability:
+    missing: list[str] = field(default_factory=list)  # terms the question is about that this scope lacks
+    elsewhere: dict[str, list[str]] = field(default_factory=dict)  # missing term → profiles whose content has it
+    extra: list[EvidenceChunk] = field(default_factory=list)  # in-scope chunks holding anchors the top lacked
+
+    @property
+    def answerable(self) -> bool:
+        return not self.missing
+
+
+def assess(
+    release,
+    profile: str,
+    profiles: Sequence[str],
+    anchors: Sequence[Anchor],
+    words: Sequence[str],
+    evidence: Sequence[EvidenceChunk],
+) -> Answerability:
+    """What of the question's anchors and content words the content in scope for `profile` lacks."""
+    result = Answerability()
+    seen = "\n".join(f"{c.title}\n{c.text}" for c in evidence)
+    have = terms(seen)
+    for anchor in anchors:
+        if anchor_in(anchor, seen):
+            continue
+        chunk = _find_anchor(release, anchor, profile)
+        if chunk is None:
+            result.missing.append(anchor.text)
+        elif all(chunk.id != c.id for c in [*evidence, *result.extra]):
+            result.extra.append(chunk)
+    for word in words:
+        if len(word) < MIN_WORD or word in STOPWORDS or stem(word) in have or _has_word(release, word, profile):
+            continue
+        others = [p for p in profiles if p != profile and _titles_word(release, word, p)]
+        if others:
+            result.missing.append(word)
+            result.elsewhere[word] = others
+    for term in result.missing:
+        if term not in result.elsewhere:
+            anchor = next(a for a in anchors if a.text == term)
+            others = [p for p in profiles if p != profile and _find_anchor(release, anchor, p) is not None]
+            if others:
+                result.elsewhere[term] = others
+    return result
+
+
+def _find_anchor(release, anchor: Anchor, profile: str) -> EvidenceChunk | None:
+    """The best in-scope chunk that holds the anchor as written (BM25 finds candidates, the anchor's
+    own pattern confirms them)."""
+    query = " ".join(anchor.parts) if anchor.kind == "identifier" else anchor.text
+    hits = release.search_bm25(query, profile, ANCHOR_DEPTH)
+    if not hits:
+        return None
+    ids = [getattr(hit, "chunk_id", None) or hit.id for hit in hits]
+    found = release.get_chunks(ids)
+    chunks = found.values() if isinstance(found, dict) else found
+    by_id = {chunk.id: chunk for chunk in chunks}
+    for chunk_id in ids:
+        chunk = by_id.get(chunk_id)
+        if chunk is not None and chunk.scope.get(profile, False) and anchor_in(anchor, f"{chunk.title}\n{chunk.text}"):
+            return EvidenceChunk(id=chunk.id, alias="", text=chunk.text, title=chunk.title, scope=chunk.in_scope())
+    return None
+
+
+def _has_word(release, word: str, profile: str) -> bool:
+    """Some chunk in scope for `profile` has the word (as written or as its stem)."""
+    root = stem(word)
+    forms = " ".join(dict.fromkeys([word, root, root + "s", root + "es", root + "ed", root + "ing"]))
+    return bool(release.search_bm25(forms, profile, 1))
+
+
+TITLE_DEPTH = 5  # BM25 hits whose titles are checked for a word
+
+
+def _titles_word(release, word: str, profile: str) -> bool:
+    """A chunk in scope for `profile` has the word in its title (or breadcrumbs): a topic, not a mention."""
+    root = stem(word)
+    forms = " ".join(dict.fromkeys([word, root, root + "s", root + "es"]))
+    hits = release.search_bm25(forms, profile, TITLE_DEPTH)
+    if not hits:
+        return False
+    found = release.get_chunks([getattr(hit, "chunk_id", None) or hit.id for hit in hits])
+    chunks = found.values() if isinstance(found, dict) else found
+    return any(root in terms(" ".join([chunk.title, *getattr(chunk, "breadcrumbs", [])[1:]])) for chunk in chunks)

@@ -1,0 +1,344 @@
+"""The offline extractive answerer: the in-scope unit that answers the question, verbatim, cited.
+
+No model. The in-scope chunks are split into reader-sized units (task steps, table rows, list
+items, sentences, code blocks, and titles that carry a value such as a reference entry's
+signature); a sentence that introduces something ("…in the following locations:", "run:") is one
+unit with what it introduces, never an answer on its own. Each unit is scored:
+
+    score = (lexical overlap with the question's content words, weighted by rarity among the units
+             and by how strongly the unit says each word)
+            × kind fit   (a count question wants a number, a value question a value, a procedure
+                          question steps; a unit that cannot answer that kind is demoted)
+            × anchor fit (a unit holding the question's code-form anchors is preferred)
+            × specificity (content profiled for exactly this answer's generations beats shared text)
+            / length     (a short unit that says it beats a long one that mentions it)
+
+The answer line is the part of the best unit that carries the answer: the row, or the sentence
+with the number or value, or the lead-in with the first line of what it introduces. A yes/no
+question gets "Yes." or "No." from its evidence. When no unit fits the question's kind, the
+answerer abstains (no steps) rather than print a loosely related sentence; decide.py turns that
+into a refusal that says what is missing.
+
+Deterministic: same request, same draft.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+
+from valid.audit.tokens import scan
+from valid.answer.models import Draft, DraftStep, EvidenceChunk
+from valid.answer.prompt import GenerationRequest
+from valid.answer.question import anchor_in, anchors, content_words, question_kind
+from valid.answer.text import terms, with_typos_resolved, word_weights
+
+_STEP_START = re.compile(r"^(\d+)\.\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
+PARAGRAPH_UNIT_MAX = 320  # a paragraph up to this many characters is one unit; longer ones are split
+TITLE_WEIGHT = 0.8  # a word of the chunk title counts for this much of a word of the unit itself
+KIND_FIT = 1.6  # a unit that can answer the question's kind
+KIND_MISFIT = 0.35  # one that cannot
+ANCHOR_FIT = 1.8  # per anchor the unit holds
+FAMILY_FIT = 1.8
+SPECIFIC_VALUE_BOOST = 1.7  # on top of specific_boost, for count and value questions  # a quantity in the unit family the question asks for (memory → GiB)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|unsupported|removed|unavailable|none)\b", re.I
+)
+_PLACEHOLDER = re.compile(r"\$\{?\w+\}?|<[^>\s]+>|\byour-[\w-]+")
+# Question words that ask for a quantity of a known family, and the units of that family.
+_FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "memory": (
+        frozenset("memory ram hbm storage capacity size disk".split()),
+        frozenset("kb mb gb tb pb kib mib gib tib pib bytes".split()),
+    ),
+    "rate": (frozenset("bandwidth throughput speed rate".split()), frozenset("gbps tbps gb/s tb/s mb/s".split())),
+    "time": (
+        frozenset("timeout time duration long interval delay ttl".split()),
+        frozenset("ms s sec secs second seconds minute minutes min mins hour hours h day days".split()),
+    ),
+    "compute": (frozenset("performance flops compute".split()), frozenset("tflops pflops tops".split())),
+}
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
+
+
+@dataclass(frozen=True)
+class Unit:
+    chunk_rank: int  # 0-based position of the chunk in fused order
+    position: int  # order inside the chunk (-1: the chunk's title)
+    kind: str  # step | row | item | paragraph | sentence | lead-in | title
+    text: str  # as shown to the reader; its values are verbatim from the chunk
+    chunk_id: str
+    context: str = ""  # words that describe the unit without being shown (a table row's header)
+
+
+def split_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
+    """A chunk's text → reader-sized units, each verbatim from the chunk (or its title)."""
+    units = _raw_units(chunk, chunk_rank)
+    units = _join_lead_ins(units)
+    if _has_value(chunk.title):
+        # A title that carries a value (a signature, a command) can be the answer itself.
+        units.insert(0, Unit(chunk_rank, -1, "title", chunk.title, chunk.id))
+    return units
+
+
+def _raw_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
+    units: list[Unit] = []
+    step: list[str] = []
+    paragraph: list[str] = []
+
+    def add(kind: str, text: str, context: str = "") -> None:
+        if text.strip():
+            units.append(Unit(chunk_rank, len(units), kind, text.strip("\n").rstrip(), chunk.id, context))
+
+    def flush_step() -> None:
+        if step:
+            add("step", _STEP_START.sub("", "\n".join(step).strip(), count=1))
+            step.clear()
+
+    def flush_paragraph() -> None:
+        if paragraph:
+            text = "\n".join(paragraph)
+            if len(text) <= PARAGRAPH_UNIT_MAX or "\n" in text.strip():
+                add("paragraph", text)  # short prose, or verbatim code lines: keep whole
+            else:
+                for sentence in _SENTENCE_END.split(text.strip()):
+                    add("sentence", sentence)
+            paragraph.clear()
+
+    previous_row = False
+    header = ""
+    for line in chunk.text.splitlines():
+        if _STEP_START.match(line):
+            flush_paragraph()
+            flush_step()
+            step.append(line)
+            continue
+        if step and line.strip():
+            step.append(line)  # the step's info, example, choices or code (verbatim, maybe unindented)
+            continue
+        flush_step()
+        stripped = line.strip()
+        if not stripped:
+            flush_paragraph()
+            previous_row = False
+            continue
+        if " | " in stripped:
+            flush_paragraph()
+            if previous_row:
+                add("row", stripped, header)
+            else:
+                header = stripped  # the header row of a table
+            previous_row = True
+            continue
+        previous_row = False
+        if stripped.startswith(("- ", "* ")):
+            flush_paragraph()
+            add("item", stripped[2:])
+        else:
+            paragraph.append(line)
+    flush_paragraph()
+    flush_step()
+    return units
+
+
+def _join_lead_ins(units: list[Unit]) -> list[Unit]:
+    """A unit ending in ':' takes what it introduces: the next list items, rows, or code block."""
+    out: list[Unit] = []
+    i = 0
+    while i < len(units):
+        unit = units[i]
+        if unit.text.rstrip().endswith(":") and unit.kind in ("paragraph", "sentence") and i + 1 < len(units):
+            following = [units[i + 1]]
+            j = i + 2
+            while j < len(units) and units[j].kind == following[0].kind and following[0].kind in ("item", "row"):
+                following.append(units[j])
+                j += 1
+            prefix = {"item": "- "}.get(following[0].kind, "")
+            body = "\n".join(prefix + u.text for u in following)
+            out.append(replace(unit, kind="lead-in", text=unit.text + "\n" + body, context=following[0].context))
+            i = j
+            continue
+        out.append(unit)
+        i += 1
+    return out
+
+
+def _has_value(text: str) -> bool:
+    return bool(text) and (bool(scan(text)) or bool(re.search(r"\w\(|--\w|`", text)))
+
+
+def _values(text: str) -> list[str]:
+    """Concrete values in text: distinctive tokens and flags with values, not placeholders."""
+    clean = _PLACEHOLDER.sub(" ", text)
+    return [t.value for t in scan(clean)] + re.findall(r"`[^`]+`", clean)
+
+
+def _numbers(text: str) -> list[str]:
+    return _NUMBER.findall(_PLACEHOLDER.sub(" ", text))
+
+
+def _family_units(question_terms: set[str]) -> frozenset[str]:
+    wanted: set[str] = set()
+    for asks, units in _FAMILIES.values():
+        if question_terms & asks:
+            wanted |= units
+    return frozenset(wanted)
+
+
+def _pieces(unit: Unit) -> list[str]:
+    """The lines and sentences of a unit; a table row is one piece with its header."""
+    if unit.kind == "row":
+        return [unit.text + "\n" + unit.context]
+    return [s for line in unit.text.splitlines() if line.strip() for s in _SENTENCE_END.split(line)]
+
+
+def _piece_fits(kind: str, piece: str, asked: set[str]) -> bool:
+    """One line or sentence answers the kind: it holds what was asked about *and* a number (count),
+    a concrete value or a negative statement (value). A value on another line of a code block is
+    not the value of the flag named on this one."""
+    if kind == "count":
+        return bool(_numbers(piece)) and bool(terms(piece) & asked)
+    if kind == "value":
+        return bool(terms(piece) & asked) and (bool(_values(piece)) or bool(_NEGATION.search(piece)))
+    return True
+
+
+def _kind_fits(kind: str, unit: Unit, asked: set[str]) -> bool:
+    if kind == "procedure":
+        return unit.kind in ("step", "lead-in") or "\n" in unit.text
+    if kind in ("count", "value"):
+        return any(_piece_fits(kind, piece, asked) for piece in _pieces(unit))
+    return True
+
+
+def _family_fits(units_wanted: frozenset[str], text: str) -> bool:
+    if not units_wanted:
+        return False
+    words = re.findall(r"\d[\d.,]*\s?([A-Za-z/]+)", text)
+    return any(w.lower() in units_wanted for w in words)
+
+
+class OfflineExtractive:
+    """Deterministic extractive answers: the in-scope unit that answers, verbatim, citing its chunk."""
+
+    name = "offline"
+    model = None
+    deterministic = True
+
+    def __init__(self, max_steps: int = 3, keep_ratio: float = 0.6, specific_boost: float = 1.5):
+        self.max_steps = max_steps
+        self.keep_ratio = keep_ratio
+        self.specific_boost = specific_boost
+
+    def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
+        chunks = {chunk.id: chunk for chunk in request.chunks}
+        units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
+        if not units:
+            return []
+        names = [*request.scope, *request.labels, *request.matched]
+        kind = question_kind(request.question)
+        wanted_anchors = anchors(request.question, names)
+        unit_terms = [terms(u.text + "\n" + u.context) for u in units]
+        title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
+        vocabulary = set().union(*unit_terms, *title_terms.values())
+        # The generation's names decide nothing here: every chunk is already in scope.
+        wanted = with_typos_resolved(content_words(request.question, names), vocabulary) - _name_terms(names)
+        family = _family_units(wanted)
+        df: dict[str, int] = {}
+        for ts, unit in zip(unit_terms, units):
+            for t in (ts | title_terms[unit.chunk_id]) & wanted:
+                df[t] = df.get(t, 0) + 1
+        n = len(units)
+        scope = set(request.scope)
+        scored = []
+        for unit, ts in zip(units, unit_terms):
+            # For a number or a value, what counts is the line or sentence that states it: the
+            # rest of a paragraph mentioning the question's words says nothing about the value.
+            fitting = [p for p in _pieces(unit) if _piece_fits(kind, p, wanted)] if kind in ("count", "value") else []
+            evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
+            own = terms(evidence) & wanted
+            from_title = (title_terms[unit.chunk_id] & wanted) - own
+            held = [a for a in wanted_anchors if anchor_in(a, evidence)]
+            if not own and not held and not from_title:
+                continue  # a unit (or the section it sits in) must say something the question asks about
+            strength = word_weights(evidence)
+            weight = sum(strength.get(t, 1.0) * math.log(1 + n / df[t]) for t in own)
+            weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
+            weight *= KIND_FIT if _kind_fits(kind, unit, wanted) else KIND_MISFIT
+            weight *= ANCHOR_FIT ** len(held)
+            if (kind == "count" or family) and _family_fits(family, unit.text):
+                weight *= FAMILY_FIT
+            if set(chunks[unit.chunk_id].scope) == scope:
+                # Shared text cannot hold a value that differs by generation: for count and value
+                # questions, content profiled for exactly this scope counts for more.
+                weight *= self.specific_boost * (SPECIFIC_VALUE_BOOST if kind in ("count", "value") else 1.0)
+            score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
+            scored.append((score, unit))
+        scored.sort(key=lambda su: (-su[0], su[1].chunk_rank, su[1].position))
+        return scored
+
+    def generate(self, request: GenerationRequest) -> Draft:
+        rejected: set[str] = set()
+        rejected_answers: set[str] = set()
+        if request.previous is not None:
+            failed = {f.step for f in request.failures}
+            rejected = {s.text for i, s in enumerate(request.previous.steps) if i in failed}
+            if -1 in failed:
+                rejected_answers.add(request.previous.answer)
+        scored = [
+            (s, u)
+            for s, u in self.rank_units(request)
+            if u.text not in rejected and not any(answer in u.text for answer in rejected_answers if answer)
+        ]
+        kind = question_kind(request.question)
+        names = [*request.scope, *request.labels, *request.matched]
+        asked = content_words(request.question, names)
+        if not scored or not _kind_fits(kind, scored[0][1], asked):
+            # Nothing in scope answers this kind of question: abstain rather than quote around it.
+            return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
+        best = scored[0][0]
+        chosen = [u for s, u in scored if s >= self.keep_ratio * best and _kind_fits(kind, u, asked)][: self.max_steps]
+        answer = answer_line(chosen[0], kind, request.question, names)
+        # Chunks in the order of their best unit; inside a chunk, document order (procedures).
+        first: dict[str, int] = {}
+        for i, unit in enumerate(chosen):
+            first.setdefault(unit.chunk_id, i)
+        chosen.sort(key=lambda u: (first[u.chunk_id], u.position))
+        return Draft(
+            scope=list(request.scope),
+            answer=answer,
+            steps=[DraftStep(text=u.text, cite=u.chunk_id) for u in chosen],
+            model=None,
+            calls=1,
+        )
+
+
+def _name_terms(names) -> set[str]:
+    out: set[str] = set()
+    for name in names:
+        out |= terms(name)
+    return out
+
+
+def answer_line(unit: Unit, kind: str, question: str, names) -> str:
+    """The part of the best unit that states the answer (verbatim), with Yes/No for yes/no questions."""
+    lines = [line for line in unit.text.splitlines() if line.strip()]
+    if unit.kind == "lead-in":
+        line = f"{lines[0].strip()} {lines[1].strip().removeprefix('- ')}" if len(lines) > 1 else lines[0]
+    elif unit.kind == "row" or len(lines) == 1 and not _SENTENCE_END.search(lines[0]):
+        line = lines[0].strip()
+    else:
+        line = _best_sentence(unit.text, kind, question, names)
+    if kind == "yesno":
+        return ("No. " if _NEGATION.search(line) else "Yes. ") + line
+    return line
+
+
+def _best_sentence(text: str, kind: str, question: str, names) -> str:
+    unit = Unit(0, 0, "paragraph", text, "")
+    wanted = content_words(question, names) - _name_terms(names)
+    wanted = with_typos_resolved(wanted, terms(text))
+    pieces = [p.strip() for p in _pieces(unit)]
+    return max(pieces, key=lambda p: (_piece_fits(kind, p, wanted), len(terms(p) & wanted)))

@@ -1,0 +1,181 @@
+"""What a question asks about: its kind and its anchor terms (pure functions, no I/O).
+
+Two things decide whether an answer is safe to give, and neither is the question's overall
+similarity to the chunks (in a doc set where every chunk is on one subject, everything is similar):
+
+- **Anchors**: the terms the question is *about*, in the forms documentation writes exactly:
+  code spans, flags, quoted strings, command and API names written in code form (`tpu-vm`,
+  `partial-resize`, `Widget.create`, `MAX_RETRIES`, `getUser`), tokens mixing letters and digits
+  (error codes, versions). An answer may only be given when the in-scope content contains every
+  anchor; a missing anchor is named in the refusal.
+- **Kind**: how many / how much → a number; which flag, value or version → a value; how do I →
+  steps; is / does / can → yes or no. The answerer picks the unit that fits the kind.
+
+Content words (ordinary words) are not anchors: readers paraphrase them, so they decide ranking
+and the relevance floor, not answerability on their own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+from valid.answer.text import STOPWORDS, stem, terms
+
+Kind = Literal["count", "value", "procedure", "yesno", "other"]
+AnchorKind = Literal["code", "flag", "quoted", "identifier"]
+
+
+@dataclass(frozen=True)
+class Anchor:
+    text: str  # as the question writes it
+    kind: AnchorKind
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The words inside the anchor, lower case (`partial-resize` → partial, resize)."""
+        return tuple(p for p in re.split(r"[^0-9a-z]+", self.text.lower()) if p)
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_QUOTED = re.compile(r"(?<![\w])[\"“]([^\"”\n]{2,80})[\"”]|(?<![\w])'([^'\n]{2,80})'(?![\w])")
+_FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
+# A run of word characters joined by '-', '_', '.', '/' or '::' (a code-form name), or a word with
+# an inner capital (camelCase) or a letter-digit mix (E1234, v2, 0x1f), or CONSTANT_CASE.
+_RUN = re.compile(r"[A-Za-z0-9_$]+(?:(?:[-_./]|::)[A-Za-z0-9_$]+)*(?:\(\))?")
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+_HAS_DIGIT = re.compile(r"\d")
+_HAS_ALPHA = re.compile(r"[A-Za-z]")
+# Words joined by hyphens ("high-bandwidth", "partial-resize") are prose unless the question talks
+# about code ("the partial-resize command"): only then are they anchors. An anchor of ordinary words
+# is also satisfied by its words appearing in one chunk.
+_PROSE_COMPOUND = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+_CODE_NOUNS = frozenset(
+    """command commands subcommand subcommands flag flags option options function functions method methods api apis
+    parameter parameters argument arguments field fields property properties class classes endpoint endpoints
+    module modules package packages resource resources setting settings variable variables""".split()
+)
+_NUMBER_UNIT = re.compile(r"^\d+(?:[.,]\d+)*[a-z]{0,3}$", re.I)  # "2x", "8", "32gb": quantities, not names
+
+
+def anchors(question: str, ignore: Iterable[str] = ()) -> list[Anchor]:
+    """The question's anchors, in question order, without the words that name generations.
+
+    `ignore` holds the words that resolved the scope (a generation's name, a machine type): they
+    say which content to search, not what to find in it.
+    """
+    ignored = {w.lower() for w in ignore}
+    found: list[tuple[int, Anchor]] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, text: str, kind: AnchorKind) -> None:
+        text = text.strip().rstrip(".?!,;:")
+        if not text or text.lower() in ignored or any(s <= start < e or s < end <= e for s, e in taken):
+            return
+        taken.append((start, end))
+        found.append((start, Anchor(text, kind)))
+
+    for match in _CODE.finditer(question):
+        add(match.start(), match.end(), match.group(1), "code")
+    for match in _QUOTED.finditer(question):
+        add(match.start(), match.end(), match.group(1) or match.group(2), "quoted")
+    for match in _FLAG.finditer(question):
+        if match.group().startswith("--") or len(match.group()) == 2:  # --zone, -g (not "-word")
+            add(match.start(), match.end(), match.group(), "flag")
+    code_context = bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_NOUNS)
+    for match in _RUN.finditer(question):
+        word = match.group()
+        if _is_code_form(word) and (code_context or not _PROSE_COMPOUND.fullmatch(word)):
+            add(match.start(), match.end(), word, "identifier")
+    return [anchor for _, anchor in sorted(found, key=lambda item: item[0])]
+
+
+def _is_code_form(word: str) -> bool:
+    core = word.rstrip(".")
+    if _NUMBER_UNIT.match(core) or not _HAS_ALPHA.search(core):
+        return False
+    if re.search(r"[-_./]|::|\(\)", core):
+        return True
+    if _CAMEL.search(core):
+        return True
+    return bool(_HAS_DIGIT.search(core))  # E1234, ipv6, tls13
+
+
+def anchor_pattern(anchor: Anchor) -> re.Pattern:
+    """How an anchor is found in a chunk: case-insensitive, any of `-`, `_`, `.`, space between its
+    parts, not inside a longer token."""
+    if anchor.kind in ("code", "quoted"):
+        words = [re.escape(w) for w in anchor.text.split()]
+        body = r"\s+".join(words)
+    elif anchor.kind == "flag":
+        body = re.escape(anchor.text)
+    else:
+        body = r"[-_./: ]?".join(re.escape(p) for p in anchor.parts)
+    # Not inside a longer token: `v6e` is not in `v6e-8`, `--version` is in `--version=x`.
+    return re.compile(r"(?<![\w-])" + body + r"(?!\w|-\w)", re.I)
+
+
+def anchor_in(anchor: Anchor, text: str) -> bool:
+    """The anchor is in text: written the same way, or, for a code-form name of ordinary words
+    ("single-host"), with all its words in text."""
+    if anchor_pattern(anchor).search(text):
+        return True
+    if anchor.kind == "identifier" and all(p.isalpha() and len(p) > 1 for p in anchor.parts):
+        have = terms(text)
+        return all(stem(p) in have for p in anchor.parts if p not in STOPWORDS)
+    return False
+
+
+# -- kinds ----------------------------------------------------------------------------------------
+
+_COUNT = re.compile(r"\b(?:how\s+(?:many|much|large|big|long|fast)|number\s+of|count\s+of|what\s+is\s+the\s+(?:size|number|amount|capacity|limit|maximum|minimum|max|min))\b", re.I)
+_PROCEDURE = re.compile(r"\b(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\s+to|steps?\s+(?:to|for)|procedure|walk\s+me\s+through)\b", re.I)
+_YESNO = re.compile(r"^\s*(?:(?:so|and|but|also|ok|okay)[,\s]+)?(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were)\b(?!\s+(?:i|we|you)\s+(?:need\s+to\s+)?(?:do|use|pass|set|run|create)\b)", re.I)
+_VALUE = re.compile(r"\b(?:which|what(?:'s|\s+is|\s+are)?)\b", re.I)
+# The things whose answer is a value written in code form or as an exact string: "which zone",
+# "what is the default", "which --version flag value". (Which frameworks, which regions are
+# names: "other".)
+_VALUE_NOUNS = frozenset(
+    """version versions flag flags value values zone zones region regions command commands id ids port ports path
+    paths url urls default defaults setting settings option options parameter parameters argument arguments image
+    images key keys endpoint endpoints variable variables format formats type types limit limits syntax signature
+    name names""".split()
+)
+
+
+def question_kind(question: str) -> Kind:
+    """How the question wants its answer: a number, a value, steps, yes/no, or anything else.
+
+    Judged on the last sentence that asks (the others set context: "I have a v6e-8 slice. How many
+    chips per host?")."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()]
+    asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences or [question]
+    text = asking[-1]
+    if _COUNT.search(text):
+        return "count"
+    if _PROCEDURE.search(text):
+        return "procedure"
+    if _YESNO.search(text):
+        return "yesno"
+    if _VALUE.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
+        return "value"
+    return "other"
+
+
+def content_words(question: str, ignore: Iterable[str] = ()) -> set[str]:
+    """The question's content terms (stems, no stopwords), without the words that named the scope."""
+    ignored: set[str] = set()
+    for word in ignore:
+        ignored |= terms(word)
+    return terms(question) - ignored
+
+
+def question_words(question: str, ignore: Iterable[str] = ()) -> list[str]:
+    """The question's ordinary words as written (lower case, no stopwords, no scope names), in order:
+    what answerability looks up in the content."""
+    ignored: set[str] = set()
+    for word in ignore:
+        ignored |= terms(word) | {w.lower() for w in re.findall(r"[A-Za-z0-9]+", word)}
+    words = re.findall(r"[a-z][a-z0-9]*", re.sub(r"['’]\w*", "", question.lower()))
+    return list(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in ignored and stem(w) not in ignored))
