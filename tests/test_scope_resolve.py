@@ -123,3 +123,68 @@ def test_search_text_names_the_profile_searched_and_drops_the_others():
     assert search_text("Which --version do I pass?", explicit, "tpu7x") == "Which --version do I pass? tpu7x"
     unscoped = scope("How many chips per host?")
     assert search_text("How many chips per host?", unscoped, "v6e") == "How many chips per host?"
+
+
+# -- a versioned software scheme: product words and dotted versions ------------------------------
+
+from valid.contracts import ProfileInfo  # noqa: E402
+
+
+def _software(name, *labels):
+    return ProfileInfo(name=name, labels=list(labels), ditaval_digest="0" * 64)
+
+
+SOFTWARE = [
+    _software("cli-1.0.0", "Acme CLI 1.0.0", "v1.0.0"),
+    _software("cli-2.0.0", "Acme CLI 2.0.0", "v2.0.0"),
+    _software("cli-2.4.1", "Acme CLI 2.4.1", "v2.4.1"),
+    _software("server-1.0", "Acme Server 1.0"),
+    _software("server-1.1", "Acme Server 1.1"),
+]
+
+
+@pytest.mark.parametrize(
+    "question, profile",
+    [
+        ("How do I sync in Acme CLI reference version 2.4.1?", "cli-2.4.1"),
+        ("Acme 2.4.1: what is the default timeout?", "cli-2.4.1"),
+        ("In the Acme CLI v2.4.1, which flag skips checks?", "cli-2.4.1"),
+        ("Does Acme Server 1.1 support TLS?", "server-1.1"),
+    ],
+)
+def test_a_label_is_parsed_into_product_words_and_a_version(question, profile):
+    result = resolve_scope(question, SOFTWARE)
+    assert result.profiles == [profile]
+    assert result.unknown == []
+
+
+def test_a_partial_version_narrows_to_the_matching_values_without_choosing():
+    result = resolve_scope("Which flags does Acme CLI 2 have?", SOFTWARE)
+    assert result.profiles == []
+    assert result.candidates == ["cli-2.0.0", "cli-2.4.1"]
+
+
+def test_naming_a_product_without_a_version_narrows_to_that_product():
+    result = resolve_scope("How do I rotate certificates on Acme Server?", SOFTWARE)
+    assert result.profiles == [] and result.candidates == ["server-1.0", "server-1.1"]
+
+
+def test_a_version_no_profile_has_is_unknown():
+    result = resolve_scope("What changed in Acme CLI 3.0?", SOFTWARE)
+    assert result.profiles == [] and result.unknown == ["3.0"]
+
+
+@pytest.mark.parametrize(
+    "question, profiles",
+    [("Is a v5p TPU 2x faster than v6e?", ["v5p", "v6e"]), ("On v6e, does each TPU 8 chip host have one TensorCore?", ["v6e"])],
+)
+def test_multipliers_and_counts_next_to_a_product_word_are_not_generations(question, profiles):
+    result = scope(question)
+    assert result.unknown == [] and result.profiles == profiles
+
+
+def test_the_naming_pattern_is_learnt_from_the_scheme_not_a_fixed_list():
+    # Same shapes, another scheme: profiles gen3a and gen4b make "gen5c" look like a generation.
+    others = [_software("gen3a", "Widget gen3a"), _software("gen4b", "Widget gen4b")]
+    assert resolve_scope("How fast is gen5c?", others).unknown == ["gen5c"]
+    assert resolve_scope("How fast is v5e?", others).unknown == []

@@ -51,6 +51,9 @@ MAX_REVISIONS = 2
 # No generation named: the question is about shared content only when, for every generation, the
 # first SHARED_DEPTH fused chunks are shared by every generation and hold no owned value.
 SHARED_DEPTH = 3
+# No generation named: a generation is offered as a choice when its content is relevant, or when its
+# best similarity reaches this (calibrated on the trap sets' dev halves: docs/answer.md).
+CHOICE_FLOOR = 0.3
 
 
 class IssueSink(Protocol):
@@ -167,32 +170,20 @@ class AnswerEngine:
         scope = list(resolution.profiles)
         gap_issues: list[str] = []
 
+        unknown_refusal: Refusal | None = None
         if resolution.unknown:
-            outcome = "refuse"
-            # The display name alone when it already names the profile ("TPU v6e (Trillium)").
-            known = ", ".join(
-                self._labels[p.name] if p.name.lower() in self._labels[p.name].lower() else f"{self._labels[p.name]} ({p.name})"
-                for p in self.profiles
-            )
-            names = ", ".join(resolution.unknown)
-            issue = self._open_gap(
-                "unknown-generation",
-                _fingerprint("unknown-generation", *sorted(n.lower() for n in resolution.unknown)),
-                f"Readers ask about {names}, which the subject scheme does not define",
-                f"Question: {question}\nUnknown generation name(s): {names}\nThe scheme defines: {known}\n",
-            )
+            unknown_refusal, issue = self._unknown_refusal(question, resolution)
             gap_issues += [issue] if issue else []
-            refusal = Refusal(
-                reason=f"The question names {names}, which is not a generation in this documentation "
-                f"(it covers {known}). VALID does not answer from another generation's content.",
-                missing=f"documentation for {names}",
-                gap_issue=issue,
-            )
+        if resolution.unknown and not scope:
+            outcome = "refuse"
+            refusal = unknown_refusal
             not_used = "All content: no generation in this documentation matches the one named."
         elif not scope:
-            for profile in self.profiles:
-                retrieve(profile.name)
-            relevant = [p.name for p in self.profiles if retrievals[p.name].relevant]
+            # A product or a partial version named: only those values are searched and offered.
+            pool = list(resolution.candidates) or [p.name for p in self.profiles]
+            for profile in pool:
+                retrieve(profile)
+            relevant = [p for p in pool if retrievals[p].relevant]
             if not relevant:
                 outcome = "refuse"
                 issue = self._open_gap(
@@ -207,9 +198,9 @@ class AnswerEngine:
                     missing=f"content that answers: {question}",
                     gap_issue=issue,
                 )
-            elif len(relevant) == len(self.profiles) and self._shared_only(retrievals):
-                scope = [p.name for p in self.profiles]
-                chunks = self._shared_chunks(retrievals)
+            elif len(relevant) == len(pool) and self._shared_only(retrievals, pool):
+                scope = list(pool)
+                chunks = self._shared_chunks(retrievals, pool)
                 result = self._loop(question, scope, chunks, stages, key="*", matched=resolution.matched)
                 attempts["*"] = result
                 if result.answered:
@@ -222,7 +213,10 @@ class AnswerEngine:
                     gap_issues += [issue] if issue else []
             else:
                 outcome = "ask"
-                choices = [Choice(generation=p.name, label=self._labels[p.name]) for p in self.profiles]
+                # Only the values whose own content may answer are offered. Offering costs the
+                # reader one click, so the bar is lower than for answering (docs/answer.md).
+                offered = [p for p in pool if p in relevant or (retrievals[p].best_similarity or 0.0) >= CHOICE_FLOOR]
+                choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
                 not_used = "Everything: the answer differs by generation, so none was given before you choose."
         else:
             names = self._names(resolution)
@@ -253,6 +247,9 @@ class AnswerEngine:
             if refused:
                 refusal, issue = self._refusal(question, refused, retrievals)
                 gap_issues += [issue] if issue else []
+            if unknown_refusal is not None:
+                # Known generations answered, the unknown part refused, in one answer object.
+                refusal = _merge_refusals(unknown_refusal, refusal)
             others = [self._labels[p.name] for p in self.profiles if p.name not in scope]
             if others:
                 not_used = (
@@ -352,6 +349,27 @@ class AnswerEngine:
         attempts.missing = f"{_join(labels)} content that states this answer verbatim: {question}"
         return attempts
 
+    def _unknown_refusal(self, question: str, resolution: ScopeResolution) -> tuple[Refusal, str | None]:
+        # The display name alone when it already names the profile ("TPU v6e (Trillium)").
+        known = ", ".join(
+            self._labels[p.name] if p.name.lower() in self._labels[p.name].lower() else f"{self._labels[p.name]} ({p.name})"
+            for p in self.profiles
+        )
+        names = ", ".join(resolution.unknown)
+        issue = self._open_gap(
+            "unknown-generation",
+            _fingerprint("unknown-generation", *sorted(n.lower() for n in resolution.unknown)),
+            f"Readers ask about {names}, which the subject scheme does not define",
+            f"Question: {question}\nUnknown generation name(s): {names}\nThe scheme defines: {known}\n",
+        )
+        refusal = Refusal(
+            reason=f"The question names {names}, which is not a generation in this documentation "
+            f"(it covers {known}). VALID does not answer from another generation's content.",
+            missing=f"documentation for {names}",
+            gap_issue=issue,
+        )
+        return refusal, issue
+
     def _names(self, resolution: ScopeResolution) -> list[str]:
         """Every word that names a generation: they choose the scope and are never what is asked about."""
         names = [*resolution.matched, *resolution.unknown]
@@ -371,8 +389,8 @@ class AnswerEngine:
         return _Attempts(profile=profile, refusal=refusal, missing=f"{label} content about {terms}")
 
     # -- no generation named -------------------------------------------------------------------
-    def _shared_only(self, retrievals: dict[str, RetrievalOutcome]) -> bool:
-        everyone = {p.name for p in self.profiles}
+    def _shared_only(self, retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]) -> bool:
+        everyone = set(pool)
         for retrieval in retrievals.values():
             top = retrieval.chunks[:SHARED_DEPTH]
             if not top:
@@ -384,9 +402,9 @@ class AnswerEngine:
                     return False
         return True
 
-    def _shared_chunks(self, retrievals: dict[str, RetrievalOutcome]):
-        """Chunks in scope for every generation, best rank in any generation's list first."""
-        everyone = {p.name for p in self.profiles}
+    def _shared_chunks(self, retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]):
+        """Chunks in scope for every generation of the pool, best rank in any generation's list first."""
+        everyone = set(pool)
         best: dict[str, tuple[int, object]] = {}
         for retrieval in retrievals.values():
             for rank, chunk in enumerate(retrieval.chunks):
@@ -472,6 +490,16 @@ class AnswerEngine:
             "gap_issues": gaps,
             "answer": answer.model_dump(mode="json"),
         }
+
+
+def _merge_refusals(first: Refusal, second: Refusal | None) -> Refusal:
+    if second is None:
+        return first
+    return Refusal(
+        reason=f"{first.reason} {second.reason}",
+        missing=f"{first.missing}; {second.missing}",
+        gap_issue=first.gap_issue or second.gap_issue,
+    )
 
 
 def _owned_in(text: str, owned) -> list[tuple[str, list[str]]]:

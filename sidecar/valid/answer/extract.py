@@ -60,6 +60,9 @@ _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "compute": (frozenset("performance flops compute".split()), frozenset("tflops pflops tops".split())),
 }
+# A name in running text: a capitalised word that does not start its sentence (JAX, PyTorch).
+_NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")
+_PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
 
 
@@ -202,13 +205,16 @@ def _piece_fits(kind: str, piece: str, asked: set[str]) -> bool:
         return bool(_numbers(piece)) and bool(terms(piece) & asked)
     if kind == "value":
         return bool(terms(piece) & asked) and (bool(_values(piece)) or bool(_NEGATION.search(piece)))
+    if kind == "names":
+        # Two or more names the question did not itself use (JAX, PyTorch; not its "VM").
+        return len({n for n in _NAMED.findall(piece) if not terms(n) <= asked}) >= 2
     return True
 
 
 def _kind_fits(kind: str, unit: Unit, asked: set[str]) -> bool:
     if kind == "procedure":
         return unit.kind in ("step", "lead-in") or "\n" in unit.text
-    if kind in ("count", "value"):
+    if kind in ("count", "value", "names"):
         return any(_piece_fits(kind, piece, asked) for piece in _pieces(unit))
     return True
 
@@ -256,7 +262,7 @@ class OfflineExtractive:
         for unit, ts in zip(units, unit_terms):
             # For a number or a value, what counts is the line or sentence that states it: the
             # rest of a paragraph mentioning the question's words says nothing about the value.
-            fitting = [p for p in _pieces(unit) if _piece_fits(kind, p, wanted)] if kind in ("count", "value") else []
+            fitting = [p for p in _pieces(unit) if _piece_fits(kind, p, wanted)] if kind in _PIECE_KINDS else []
             evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
             own = terms(evidence) & wanted
             from_title = (title_terms[unit.chunk_id] & wanted) - own

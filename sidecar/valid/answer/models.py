@@ -78,6 +78,10 @@ class ScopeResolution(_Model):
         default_factory=list, description="Generation-like names the subject scheme does not know."
     )
     words: dict[str, list[str]] = Field(default_factory=dict, description="Profile → the matched words naming it.")
+    candidates: list[str] = Field(
+        default_factory=list,
+        description="No profile resolved, but the question narrows to these (a product named, a partial version).",
+    )
 
 
 class ChannelHit(_Model):

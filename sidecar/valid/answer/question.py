@@ -23,7 +23,7 @@ from typing import Iterable, Literal
 
 from valid.answer.text import STOPWORDS, stem, terms
 
-Kind = Literal["count", "value", "procedure", "yesno", "other"]
+Kind = Literal["count", "value", "names", "procedure", "yesno", "other"]
 AnchorKind = Literal["code", "flag", "quoted", "identifier"]
 
 
@@ -144,6 +144,11 @@ _VALUE_NOUNS = frozenset(
 )
 
 
+_EXPLAIN = re.compile(r"\bwhat\s+(?:does|do|did)\b.*\b(?:do|mean|for)\b|\bwhat\s+is\s+(?:a|an|the\s+purpose)\b|\bwhy\b", re.I)
+# "Which frameworks", "what ML libraries", "IRONWOOD frameworks?": a plural noun asked for by name.
+_NAMES = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?\w{3,}s\b|^\W*(?:\w+\W+){0,2}\w{3,}s\W*$", re.I)
+
+
 def question_kind(question: str) -> Kind:
     """How the question wants its answer: a number, a value, steps, yes/no, or anything else.
 
@@ -158,8 +163,10 @@ def question_kind(question: str) -> Kind:
         return "procedure"
     if _YESNO.search(text):
         return "yesno"
-    if _VALUE.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
+    if _VALUE.search(text) and not _EXPLAIN.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
         return "value"
+    if _NAMES.search(text):
+        return "names"
     return "other"
 
 

@@ -11,8 +11,16 @@ A one-letter slip in a long, purely alphabetic name (Trilium, Ironwod) still mat
 (seven letters or more, no digits) are far from any ordinary word and from each other, while names
 with digits (v5p, v5e, v6e) differ from one another by one character and so must match exactly.
 
-A generation-like name that the scheme does not know (TPU v4, v5e, v3-8) is reported in `unknown`,
-so the answer refuses instead of borrowing another generation's content.
+A generation-like name that the scheme does not know is reported in `unknown`, so the answer
+refuses that part instead of borrowing another generation's content. What looks like a generation
+is learnt from the scheme's own names (see `NamingPattern`), never from a list of one doc set's
+names: with profiles v5p, v6e and tpu7x, "v4", "v5e", "TPU8" and "v3-8" look like generations and
+"2x" or "8" do not; with profiles labelled "Acme CLI 2.4.1", "Acme 3.0" does.
+
+Versioned products: each profile's labels are read as product words and a dotted version
+("Acme CLI 2.4.1" → {acme, cli}, 2.4.1). "version 2.4.1", "v2.4.1" or "2.4.1" resolves when one
+profile (of the products the question names) has that version; a partial version ("Acme 2")
+leaves the matching profiles as `candidates`, so VALID asks among them only.
 """
 
 from __future__ import annotations
@@ -33,12 +41,6 @@ _MAX_WINDOW = 5
 _WORD = re.compile(r"[^\s,;:!?()\[\]{}<>\"“”«»]+")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _EDGE_PUNCT = re.compile(r"^[^\w-]+|[^\w]+$")
-# Generation-like shapes (normalised, lower case, no separators unless shown).
-_GEN_WORD = re.compile(r"^(?:v\d{1,2}(?:[a-z]|lite|litepod)|tpuv?\d{1,2}[a-z]{0,2})$")
-_GEN_BARE_VERSION = re.compile(r"^v?\d{1,2}[a-z]{0,2}$")  # after a word "tpu": "TPU v4", "TPU 8"
-_GEN_ACCELERATOR = re.compile(r"^(?:v\d{1,2}[a-z]*|tpu\d{1,2}[a-z]*)[-_]\d+[a-z]*(?:[-_][a-z0-9]+)*$")
-
-
 class UnknownGenerationError(ValidError):
     """An explicit generation (CLI option or HTTP parameter) that the subject scheme does not define."""
 
@@ -148,31 +150,30 @@ def resolve_scope(
             used[i] = True
         i += 1
 
-    # Generation-like names nobody matched: "TPU v4", "v5e", "v3-8", "TPU8".
-    i = 0
-    while i < len(words):
-        if used[i]:
-            i += 1
-            continue
-        word = words[i]
-        nxt = words[i + 1] if i + 1 < len(words) and not used[i + 1] else None
-        if word.norm in ("tpu", "cloudtpu") and nxt and _GEN_BARE_VERSION.match(nxt.norm):
-            unknown.append(f"{word.raw} {nxt.raw}")
-            i += 2
-            continue
-        if _GEN_WORD.match(word.norm) or _GEN_ACCELERATOR.match(word.lower):
-            unknown.append(word.raw)
-        i += 1
+    naming = naming_pattern(profiles)
+    unknown = naming.unknown_names(words, used)
+    version_candidates: list[str] = []
+    for kind, named, word in _versions_named(words, used, profiles, naming):
+        if kind == "exact" and len(named) == 1:
+            found.add(named[0])
+            matched.append(word)
+            words_of.setdefault(named[0], []).append(word)
+        elif named:
+            version_candidates += [p for p in named if p not in version_candidates]
+        else:
+            unknown.append(word)
 
     if generation is not None:
         explicit = [generation] if isinstance(generation, str) else list(generation)
         for name in explicit:
             found.add(validate_generation(name, profiles))
 
+    candidates = [] if found else sorted(set(version_candidates or naming.products_named(words)), key=order.__getitem__)
     return ScopeResolution(
         profiles=sorted(found, key=order.__getitem__),
         matched=matched,
         unknown=unknown,
+        candidates=candidates,
         words={p: words_of[p] for p in sorted(words_of, key=order.__getitem__)},
     )
 
@@ -209,3 +210,126 @@ def search_text(question: str, resolution: ScopeResolution, profile: str) -> str
         # Chosen explicitly (--generation): searched as if the question had named it.
         text = f"{text} {profile}"
     return text
+
+
+# -- the scheme's naming pattern ------------------------------------------------------------------
+
+_SHAPE = re.compile(r"^([a-z]*)(\d+)([a-z]*)$")
+_DOTTED = re.compile(r"^v?(\d+(?:\.\d+)+)$")
+_VERSION_WORD = re.compile(r"^(?:v|version|release|rel)$")
+# Words a label may hold that say nothing about which product it is.
+_GENERIC = frozenset("version release edition reference guide docs documentation the and for of".split())
+
+
+@dataclass(frozen=True)
+class NamingPattern:
+    """How this scheme names its generations, learnt from the profiles' names and labels.
+
+    prefixes: the letters before the number in names such as v5p, tpu7x (→ v, tpu), with the longest
+    digit run and letter suffix seen; product words: digit-free label words shared by two or more
+    profiles (TPU, Cloud; Acme, CLI), which introduce a generation name ("TPU v4")."""
+
+    prefixes: frozenset[str]
+    max_digits: int
+    max_suffix: int
+    product_words: frozenset[str]
+    products: dict  # profile → its product words
+
+    def looks_like_generation(self, norm: str) -> bool:
+        base = norm.split("-")[0].split("_")[0]
+        shape = _SHAPE.match(base)
+        if not shape or not shape.group(1) or shape.group(1) not in self.prefixes:
+            return False
+        return len(shape.group(2)) <= self.max_digits + 1 and len(shape.group(3)) <= self.max_suffix
+
+    def unknown_names(self, words: list[_Word], used: list[bool]) -> list[str]:
+        unknown: list[str] = []
+        for i, word in enumerate(words):
+            if used[i] or not self.looks_like_generation(word.lower):
+                continue
+            before = words[i - 1] if i and not used[i - 1] else None
+            if before is not None and before.norm in self.product_words:
+                unknown.append(f"{before.raw} {word.raw}")  # "TPU v4"
+            else:
+                unknown.append(word.raw)
+        return unknown
+
+    def products_named(self, words: list[_Word]) -> list[str]:
+        """Profiles of the products the question names, when it names some but not all products."""
+        said = {w.norm for w in words}
+        distinctive = {w for ws in self.products.values() for w in ws} - _common(self.products.values())
+        named = said & distinctive
+        if not named:
+            return []
+        return [p for p, ws in self.products.items() if ws & named]
+
+
+def _common(sets) -> set[str]:
+    sets = [set(s) for s in sets]
+    return set.intersection(*sets) if sets else set()
+
+
+def naming_pattern(profiles: Sequence[ProfileInfo]) -> NamingPattern:
+    prefixes: set[str] = set()
+    digits = suffix = 0
+    counts: dict[str, int] = {}
+    products: dict[str, frozenset[str]] = {}
+    for profile in profiles:
+        own: set[str] = set()
+        for name in [profile.name, *profile.labels]:
+            for raw in re.split(r"[\s()/,]+", name.lower()):
+                word = raw.strip("-_.")
+                shape = _SHAPE.match(word.replace("-", "").replace("_", "")) if not _DOTTED.match(word) else None
+                if shape and shape.group(1):
+                    prefixes.add(shape.group(1))
+                    digits = max(digits, len(shape.group(2)))
+                    suffix = max(suffix, len(shape.group(3)))
+                elif word.isalpha() and word not in _GENERIC:
+                    own.add(word)
+        products[profile.name] = frozenset(own)
+        for word in own:
+            counts[word] = counts.get(word, 0) + 1
+    shared = frozenset(w for w, n in counts.items() if n >= 2)
+    return NamingPattern(frozenset(prefixes), digits, suffix, shared, {p: ws & shared for p, ws in products.items()})
+
+
+def profile_versions(profile: ProfileInfo) -> set[str]:
+    """The dotted versions a profile's name and labels carry ("Acme CLI 2.4.1", "v2.4.1" → 2.4.1)."""
+    versions = set()
+    for name in [profile.name, *profile.labels]:
+        for raw in re.split(r"[\s()/,_]+|(?<=[a-z])-(?=v?\d)", name.lower()):
+            match = _DOTTED.match(raw.strip("-"))
+            if match:
+                versions.add(match.group(1))
+    return versions
+
+
+def _versions_named(words, used, profiles, naming) -> list[tuple[str, list[str], str]]:
+    """Each version the question names, as (kind, profiles, word): "exact" when profiles have that
+    version, "partial" when they have versions under it ("Acme 2" → 2.0.0, 2.4.1), "none" when no
+    profile has it. Only the products the question names are considered, when it names some."""
+    versions = {p.name: profile_versions(p) for p in profiles}
+    if not any(versions.values()):
+        return []
+    named_products = naming.products_named(words)
+    pool = [p.name for p in profiles if not named_products or p.name in named_products]
+    found = []
+    for i, word in enumerate(words):
+        if used[i]:
+            continue
+        dotted = _DOTTED.match(word.lower)
+        before = words[i - 1].norm if i else ""
+        bare = re.fullmatch(r"v?(\d+)", word.lower)
+        if dotted:
+            wanted = dotted.group(1)
+        elif bare and (_VERSION_WORD.match(before) or before in naming.product_words or word.lower.startswith("v")):
+            wanted = bare.group(1)
+        else:
+            continue
+        exact = [p for p in pool if wanted in versions[p]]
+        partial = [p for p in pool if any(v.startswith(wanted + ".") for v in versions[p])]
+        if exact:
+            found.append(("exact", exact, word.raw))
+        else:
+            found.append(("partial" if partial else "none", partial, word.raw))
+    return found
