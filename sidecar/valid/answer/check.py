@@ -103,7 +103,8 @@ def owned_values_in(text: str, owned: OwnedLookup) -> list[tuple[str, list[str]]
 
 
 def _chunk_text(chunk: EvidenceChunk) -> str:
-    return chunk.text
+    # A title is citable text: a reference entry's signature may be its title alone.
+    return f"{chunk.title}\n{chunk.text}"
 
 
 def check_answer(

@@ -175,7 +175,7 @@ def _has_value(text: str) -> bool:
 def _values(text: str) -> list[str]:
     """Concrete values in text: distinctive tokens and flags with values, not placeholders."""
     clean = _PLACEHOLDER.sub(" ", text)
-    return [t.value for t in scan(clean)] + re.findall(r"`[^`]+`", clean)
+    return [t.value for t in scan(clean)] + re.findall(r"`[^`]+`|\b[A-Za-z_][\w.]*\([^()]*\)", clean)
 
 
 def _numbers(text: str) -> list[str]:

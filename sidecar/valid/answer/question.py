@@ -65,7 +65,7 @@ def anchors(question: str, ignore: Iterable[str] = ()) -> list[Anchor]:
     `ignore` holds the words that resolved the scope (a generation's name, a machine type): they
     say which content to search, not what to find in it.
     """
-    ignored = {w.lower() for w in ignore}
+    ignored = {w.lower() for name in ignore for w in [name, *name.split()]}
     found: list[tuple[int, Anchor]] = []
     taken: list[tuple[int, int]] = []
 
