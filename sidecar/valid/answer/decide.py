@@ -44,7 +44,7 @@ from valid.answer.models import (
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchors, question_words
-from valid.answer.retrieve import ReleaseHandle, retrieve_in_scope
+from valid.answer.retrieve import ReleaseHandle, retrieve_in_scope, route
 from valid.answer.scope import resolve_scope, search_text
 
 MAX_REVISIONS = 2
@@ -181,8 +181,9 @@ class AnswerEngine:
         elif not scope:
             # A product or a partial version named: only those values are searched and offered.
             pool = list(resolution.candidates) or [p.name for p in self.profiles]
-            for profile in pool:
-                retrieve(profile)
+            t = time.perf_counter()
+            retrievals.update(route(self.release, embedder, question, pool))
+            stages["retrieve"] += _ms(t)
             relevant = [p for p in pool if retrievals[p].relevant]
             if not relevant:
                 outcome = "refuse"

@@ -27,6 +27,7 @@ from valid.answer.models import ChannelHit, EvidenceChunk, RetrievalOutcome
 from valid.answer.text import terms, with_typos_resolved
 
 CHANNEL_DEPTH = 20  # hits taken from each channel before fusion
+ROUTE_DEPTH = 100  # hits taken from each channel when routing a question that names no generation
 TOP_K = 5  # fused chunks given to the generator
 SIMILARITY_FLOOR = 0.55  # cosine similarity that counts as relevant on its own (docs/answer.md)
 COVERAGE_FLOOR = 0.5  # share of the question's content words found in the retrieved chunks
@@ -74,28 +75,69 @@ def _chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk
 
 def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str, profile: str) -> RetrievalOutcome:
     """Top chunks for `question` among the chunks in scope for `profile` (exactly one profile)."""
+    reasons: list[str] = []
+    channels: dict[str, list[ChannelHit]] = {}
+    in_scope = release.count_in_scope(profile)
+    depth = min(CHANNEL_DEPTH, max(in_scope, 1))
+    try:
+        vector = _embed(embedder, question)
+        channels["vector"] = _channel(release.search_vector(vector, profile, depth))
+    except Exception as err:  # a failed channel degrades to the other one; it never widens the scope
+        reasons.append(f"vector channel failed ({type(err).__name__}: {err}); BM25 only")
+    try:
+        channels["bm25"] = _channel(release.search_bm25(question, profile, depth))
+    except Exception as err:
+        reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
+    return _outcome(release, question, profile, channels, reasons, in_scope)
+
+
+def route(release, embedder: Embedder, question: str, profiles: Sequence[str]) -> dict[str, RetrievalOutcome]:
+    """Per-generation outcomes for a question that names no generation, from one search per channel.
+
+    The searches run over the chunks in scope for any of `profiles`; each generation's outcome keeps
+    only the hits in its own scope, fused and floored exactly as `retrieve_in_scope` does. What the
+    outcomes decide is whether to answer from shared content, ask, or refuse: a generation's own
+    answer is always retrieved again with `retrieve_in_scope`. One search instead of one per
+    generation keeps a 20-version doc set as fast as a 3-generation one.
+    """
+    reasons: list[str] = []
+    hits: dict[str, list[ChannelHit]] = {}
+    depth = ROUTE_DEPTH
+    try:
+        hits["vector"] = _channel(release.search_vector_any(_embed(embedder, question), profiles, depth))
+    except Exception as err:
+        reasons.append(f"vector channel failed ({type(err).__name__}: {err}); BM25 only")
+    try:
+        hits["bm25"] = _channel(release.search_bm25_any(question, profiles, depth))
+    except Exception as err:
+        reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
+    ids = list(dict.fromkeys(h.chunk_id for channel in hits.values() for h in channel))
+    chunks = _chunks_by_id(release, ids) if ids else {}
+    outcomes = {}
+    for profile in profiles:
+        own = {
+            name: _rerank([h for h in channel if h.chunk_id in chunks and chunks[h.chunk_id].scope.get(profile)][:CHANNEL_DEPTH])
+            for name, channel in hits.items()
+        }
+        outcomes[profile] = _outcome(release, question, profile, own, list(reasons), release.count_in_scope(profile), chunks)
+    return outcomes
+
+
+def _embed(embedder: Embedder, question: str) -> list[float]:
+    vector = embedder.embed_query(question)
+    if not all(math.isfinite(v) for v in vector):
+        raise ValueError("non-finite query vector")
+    return vector
+
+
+def _outcome(release, question, profile, channels, reasons, in_scope, chunks=None) -> RetrievalOutcome:
+    """Fuse one profile's channels, keep the top chunks that are in its scope, and apply the floors."""
     # The generation's own names say nothing about relevance: every candidate is in that scope.
     ignore_terms: set[str] = set(terms(profile))
     for info in _profiles(release):
         if info.name == profile:
             for label in info.labels:
                 ignore_terms |= terms(label)
-
-    reasons: list[str] = []
-    channels: dict[str, list[ChannelHit]] = {}
-    in_scope = release.count_in_scope(profile)
-
-    try:
-        vector = embedder.embed_query(question)
-        if not all(math.isfinite(v) for v in vector):
-            raise ValueError("non-finite query vector")
-        channels["vector"] = _channel(release.search_vector(vector, profile, min(CHANNEL_DEPTH, max(in_scope, 1))))
-    except Exception as err:  # a failed channel degrades to the other one; it never widens the scope
-        reasons.append(f"vector channel failed ({type(err).__name__}: {err}); BM25 only")
-    try:
-        channels["bm25"] = _channel(release.search_bm25(question, profile, min(CHANNEL_DEPTH, max(in_scope, 1))))
-    except Exception as err:
-        reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
     for name in ("vector", "bm25"):
         if name in channels and not channels[name] and in_scope:
             reasons.append(f"{name} channel returned nothing in scope")
@@ -103,7 +145,8 @@ def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str,
     # Fetch every fused candidate: a hit the release returned outside the scope (which would be an
     # index bug) or without a chunk is dropped and reported, and the next one takes its place.
     candidates = rrf(channels, k=RRF_K)
-    chunks = _chunks_by_id(release, [hit.chunk_id for hit in candidates]) if candidates else {}
+    if chunks is None:
+        chunks = _chunks_by_id(release, [hit.chunk_id for hit in candidates]) if candidates else {}
     admitted: set[str] = set()
     for hit in candidates:
         chunk = chunks.get(hit.chunk_id)

@@ -90,15 +90,18 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
 
 
 def search(
-    db: sqlite3.Connection, query_text: str, profile: str, k: int, settings: Bm25Settings
+    db: sqlite3.Connection, query_text: str, profile: str | Sequence[str], k: int, settings: Bm25Settings
 ) -> list[tuple[str, float]]:
-    """(chunk id, bm25) pairs in the profile, best first; bm25 is lower-is-better, ties broken by id."""
+    """(chunk id, bm25) pairs in the profile (or in any of several), best first; bm25 is lower-is-better,
+    ties broken by id."""
     query = quote_query(query_text)
     if query is None or k < 1:
         return []
+    profiles = [profile] if isinstance(profile, str) else list(profile)
+    scope = " OR ".join(f"{column(p)} = 1" for p in profiles)
     weights = ", ".join(repr(float(w)) for w in settings.weights)
     sql = (
-        f"WITH scoped AS (SELECT rowid, id FROM chunks WHERE {column(profile)} = 1) "
+        f"WITH scoped AS (SELECT rowid, id FROM chunks WHERE {scope}) "
         f"SELECT scoped.id, bm25(chunks_fts, {weights}) AS score "
         "FROM scoped JOIN chunks_fts ON chunks_fts.rowid = scoped.rowid "
         "WHERE chunks_fts MATCH ? ORDER BY score, scoped.id LIMIT ?"

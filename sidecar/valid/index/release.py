@@ -118,6 +118,37 @@ class Release:
         self._check_in_scope([i for i, _ in rows], profile)
         return [Hit(chunk_id=i, rank=r, score=-s) for r, (i, s) in enumerate(rows, start=1)]
 
+    # -- routing: a question that names no generation ---------------------------------------
+    def search_vector_any(self, query_embedding: Sequence[float], profiles: Sequence[str], k: int) -> list[Hit]:
+        """k-NN among the chunks in scope for at least one of `profiles`; every hit carries no text.
+
+        For routing only (which generations' content answers a question that names none): answers
+        are always generated from `search_vector`'s one-profile results or from chunks in scope for
+        every generation of the answer."""
+        profiles = [self._profile(p) for p in profiles]
+        if len(query_embedding) != self.dimension or not all(math.isfinite(v) for v in query_embedding):
+            raise ReleaseError(f"query embedding has {len(query_embedding)} values (or non-finite ones); expected {self.dimension}")
+        n = min(int(k), self._collection.count())
+        if n < 1 or not profiles:
+            return []
+        result = self._collection.query(
+            query_embeddings=[[float(v) for v in query_embedding]],
+            n_results=n,
+            where=vectors.scope_filter_any(profiles),
+            include=["distances"],
+        )
+        pairs = sorted(zip(result["distances"][0], result["ids"][0]))
+        return [Hit(chunk_id=i, rank=r, score=1.0 - float(d)) for r, (d, i) in enumerate(pairs, start=1)]
+
+    def search_bm25_any(self, query_text: str, profiles: Sequence[str], k: int) -> list[Hit]:
+        """BM25 among the chunks in scope for at least one of `profiles` (routing only, as above)."""
+        profiles = [self._profile(p) for p in profiles]
+        if not profiles:
+            return []
+        with self._lock:
+            rows = fts.search(self._db, query_text, profiles, int(k), self._bm25)
+        return [Hit(chunk_id=i, rank=r, score=-s) for r, (i, s) in enumerate(rows, start=1)]
+
     # -- content ----------------------------------------------------------------------------
     def get_chunks(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order given."""

@@ -27,6 +27,12 @@ def scope_filter(profile: str) -> dict:
     return {scope_field(profile): True}
 
 
+def scope_filter_any(profiles: Sequence[str]) -> dict:
+    """Chunks in scope for at least one of these profiles (routing a question that names none)."""
+    fields = [{scope_field(p): True} for p in profiles]
+    return fields[0] if len(fields) == 1 else {"$or": fields}
+
+
 def chunk_metadata(chunk: Chunk, profiles: Sequence[str]) -> dict:
     meta: dict = {scope_field(p): bool(chunk.scope[p]) for p in profiles}
     meta.update(
