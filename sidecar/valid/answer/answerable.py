@@ -66,14 +66,14 @@ def assess(
     for word in words:
         if len(word) < MIN_WORD or word in STOPWORDS or stem(word) in have or _has_word(release, word, profile):
             continue
-        others = [p for p in profiles if p != profile and _titles_word(release, word, p)]
+        others = _titling(release, word, [p for p in profiles if p != profile])
         if others:
             result.missing.append(word)
             result.elsewhere[word] = others
     for term in result.missing:
         if term not in result.elsewhere:
             anchor = next(a for a in anchors if a.text == term)
-            others = [p for p in profiles if p != profile and _find_anchor(release, anchor, p) is not None]
+            others = _holding(release, anchor, [p for p in profiles if p != profile])
             if others:
                 result.elsewhere[term] = others
     return result
@@ -104,16 +104,33 @@ def _has_word(release, word: str, profile: str) -> bool:
     return bool(release.search_bm25(forms, profile, 1))
 
 
-TITLE_DEPTH = 5  # BM25 hits whose titles are checked for a word
+TITLE_DEPTH = 5  # BM25 hits (per generation searched) whose titles are checked for a word
 
 
-def _titles_word(release, word: str, profile: str) -> bool:
-    """A chunk in scope for `profile` has the word in its title (or breadcrumbs): a topic, not a mention."""
+def _titling(release, word: str, others: list[str]) -> list[str]:
+    """The generations among `others` with a chunk whose title (or breadcrumbs) has the word: a topic
+    of theirs, not a passing mention. One search over their union scope; names only come back."""
+    if not others:
+        return []
     root = stem(word)
     forms = " ".join(dict.fromkeys([word, root, root + "s", root + "es"]))
-    hits = release.search_bm25(forms, profile, TITLE_DEPTH)
+    chunks = _chunks(release, release.search_bm25_any(forms, others, TITLE_DEPTH * len(others)))
+    titled = [c for c in chunks if root in terms(" ".join([c.title, *c.breadcrumbs[1:]]))]
+    return [p for p in others if any(c.scope.get(p) for c in titled)]
+
+
+def _holding(release, anchor: Anchor, others: list[str]) -> list[str]:
+    """The generations among `others` whose content holds the anchor (names only come back)."""
+    if not others:
+        return []
+    query = " ".join(anchor.parts) if anchor.kind == "identifier" else anchor.text
+    chunks = _chunks(release, release.search_bm25_any(query, others, ANCHOR_DEPTH * len(others)))
+    holding = [c for c in chunks if anchor_in(anchor, f"{c.title}\n{c.text}")]
+    return [p for p in others if any(c.scope.get(p) for c in holding)]
+
+
+def _chunks(release, hits) -> list:
     if not hits:
-        return False
+        return []
     found = release.get_chunks([getattr(hit, "chunk_id", None) or hit.id for hit in hits])
-    chunks = found.values() if isinstance(found, dict) else found
-    return any(root in terms(" ".join([chunk.title, *getattr(chunk, "breadcrumbs", [])[1:]])) for chunk in chunks)
+    return list(found.values() if isinstance(found, dict) else found)
