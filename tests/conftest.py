@@ -10,6 +10,31 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_MAP = REPO / "sample_maps" / "cloud-tpu.ditamap"
 SAMPLE_SCHEME = REPO / "schemes" / "tpu-generations.ditamap"
+TRAPSETS = REPO / "sidecar" / "valid" / "data"
+
+
+@dataclass(frozen=True)
+class BundledSample:
+    """A sample doc set shipped with VALID: its root map, subject scheme, DITAVALs and trap set."""
+
+    name: str
+    map: Path
+    scheme: Path
+    ditavals: Path  # one DITAVAL per profile, named <profile>.ditaval
+    trapset: Path
+
+
+CLOUD_TPU = BundledSample(
+    "cloud-tpu", SAMPLE_MAP, SAMPLE_SCHEME, REPO / "schemes" / "ditaval", TRAPSETS / "trapset-cloud-tpu.jsonl"
+)
+CORVANE = BundledSample(
+    "corvane",
+    REPO / "sample_maps" / "corvane" / "corvane.ditamap",
+    REPO / "schemes" / "corvane" / "corvane-releases.ditamap",
+    REPO / "schemes" / "corvane" / "ditaval",
+    TRAPSETS / "trapset-corvane.jsonl",
+)
+BUNDLED_SAMPLES = (CLOUD_TPU, CORVANE)
 
 
 @dataclass(frozen=True)
@@ -39,3 +64,25 @@ def sample_build(tmp_path_factory) -> SampleBuild:
     export_path = export_sample(root / "chunks.jsonl")
     release = build_release(export_path, make_embedder("offline"), Store(root / "state")).release_id
     return SampleBuild(state=root / "state", release_id=release, export=export_path)
+
+
+@pytest.fixture(scope="session")
+def corvane_export(tmp_path_factory) -> Path:
+    """The Corvane sample (two products, eight releases) exported once per session. Read-only."""
+    from valid.export import export
+
+    out = tmp_path_factory.mktemp("corvane-export") / "corvane.jsonl"
+    export(CORVANE.map, scheme=CORVANE.scheme, out=out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def corvane_build(corvane_export, tmp_path_factory) -> SampleBuild:
+    """The Corvane sample indexed with the offline embedder, once per session (read-only, like
+    `sample_build`)."""
+    from valid.embed import make_embedder
+    from valid.index import Store, build_release
+
+    root = tmp_path_factory.mktemp("corvane-build")
+    release = build_release(corvane_export, make_embedder("offline"), Store(root / "state")).release_id
+    return SampleBuild(state=root / "state", release_id=release, export=corvane_export)
