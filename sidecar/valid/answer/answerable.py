@@ -93,7 +93,9 @@ def _find_anchor(release, anchor: Anchor, profile: str) -> EvidenceChunk | None:
     for chunk_id in ids:
         chunk = by_id.get(chunk_id)
         if chunk is not None and chunk.scope.get(profile, False) and anchor_in(anchor, f"{chunk.title}\n{chunk.text}"):
-            return EvidenceChunk(id=chunk.id, alias="", text=chunk.text, title=chunk.title, scope=chunk.in_scope())
+            return EvidenceChunk(
+                id=chunk.id, alias="", text=chunk.text, title=chunk.title, scope=chunk.in_scope(), code=list(chunk.code)
+            )
     return None
 
 

@@ -185,6 +185,11 @@ class AnswerEngine:
             retrievals.update(route(self.release, embedder, question, pool))
             stages["retrieve"] += _ms(t)
             relevant = [p for p in pool if retrievals[p].relevant]
+            # A generation whose content lacks what the question is about (its flag, a command it
+            # does not have) is neither searched for a shared answer nor offered as a choice.
+            t = time.perf_counter()
+            relevant = self._answerable_in(question, resolution, relevant, pool, retrievals)
+            stages["answerable"] = stages.get("answerable", 0.0) + _ms(t)
             if not relevant:
                 outcome = "refuse"
                 issue = self._open_gap(
@@ -216,7 +221,7 @@ class AnswerEngine:
                 outcome = "ask"
                 # Only the values whose own content may answer are offered. Offering costs the
                 # reader one click, so the bar is lower than for answering (docs/answer.md).
-                offered = [p for p in pool if p in relevant or (retrievals[p].best_similarity or 0.0) >= CHOICE_FLOOR]
+                offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
                 choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
                 not_used = "Everything: the answer differs by generation, so none was given before you choose."
         else:
@@ -370,6 +375,18 @@ class AnswerEngine:
             gap_issue=issue,
         )
         return refusal, issue
+
+    def _answerable_in(self, question, resolution, profiles, pool, retrievals) -> list[str]:
+        names = self._names(resolution)
+        about = anchors(question, names)
+        words = question_words(question, [*names, *(a.text for a in about)])
+        return [p for p in profiles if assess(self.release, p, pool, about, words, retrievals[p].chunks).answerable]
+
+    def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
+        """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""
+        if (retrievals[profile].best_similarity or 0.0) < CHOICE_FLOOR:
+            return []
+        return self._answerable_in(question, resolution, [profile], pool, retrievals)
 
     def _names(self, resolution: ScopeResolution) -> list[str]:
         """Every word that names a generation: they choose the scope and are never what is asked about."""

@@ -31,8 +31,8 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, content_words, question_kind
-from valid.answer.text import terms, with_typos_resolved, word_weights
+from valid.answer.question import anchor_in, anchors, content_words, counted, question_kind
+from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
@@ -46,6 +46,8 @@ SPECIFIC_VALUE_BOOST = 1.7  # on top of specific_boost, for count and value ques
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|unsupported|removed|unavailable|none)\b", re.I
 )
+# Paths, URLs and file names: ~/.config/app/config.toml, /var/log/x.log, https://…, startup.sh.
+_PATH = re.compile(r"(?:https?://|~/|\.{0,2}/)[\w.~/-]+|\b[\w-]+(?:/[\w.-]+)+|\b[\w-]{2,}\.[a-z]{2,4}\b(?!\.\w)")
 _PLACEHOLDER = re.compile(r"\$\{?\w+\}?|<[^>\s]+>|\byour-[\w-]+")
 # Question words that ask for a quantity of a known family, and the units of that family.
 _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -74,11 +76,12 @@ class Unit:
     text: str  # as shown to the reader; its values are verbatim from the chunk
     chunk_id: str
     context: str = ""  # words that describe the unit without being shown (a table row's header)
+    code: tuple[str, ...] = ()  # the chunk's code phrases (what the writers marked as code)
 
 
 def split_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
     """A chunk's text → reader-sized units, each verbatim from the chunk (or its title)."""
-    units = _raw_units(chunk, chunk_rank)
+    units = [replace(u, code=tuple(chunk.code)) for u in _raw_units(chunk, chunk_rank)]
     units = _join_lead_ins(units)
     if _has_value(chunk.title):
         # A title that carries a value (a signature, a command) can be the answer itself.
@@ -173,9 +176,13 @@ def _has_value(text: str) -> bool:
 
 
 def _values(text: str) -> list[str]:
-    """Concrete values in text: distinctive tokens and flags with values, not placeholders."""
+    """Concrete values in text: distinctive tokens, words mixing letters and digits (md5, sha256),
+    code spans and call signatures; not placeholders (${ZONE}, <name>, your-zone)."""
     clean = _PLACEHOLDER.sub(" ", text)
-    return [t.value for t in scan(clean)] + re.findall(r"`[^`]+`|\b[A-Za-z_][\w.]*\([^()]*\)", clean)
+    found = [t.value for t in scan(clean)]
+    found += re.findall(r"`[^`]+`|\b[A-Za-z_][\w.]*\([^()]*\)|\b(?=\w*\d)(?=\w*[A-Za-z])\w{2,}\b", clean)
+    found += _PATH.findall(clean)
+    return found
 
 
 def _numbers(text: str) -> list[str]:
@@ -190,6 +197,41 @@ def _family_units(question_terms: set[str]) -> frozenset[str]:
     return frozenset(wanted)
 
 
+@dataclass(frozen=True)
+class Asked:
+    """The question as the answerer reads it: its kind, its content terms, its anchors, and the names
+    of the scope (which are never an answer: "Corvane CLI 1.0.0" does not state the value 1.0.0)."""
+
+    kind: str
+    terms: frozenset[str]
+    anchors: tuple
+    names: re.Pattern | None
+    counted: str | None = None  # the noun a count question counts
+    family: frozenset[str] = frozenset()  # units of the quantity family asked about
+
+    def without_names(self, text: str) -> str:
+        return self.names.sub(" ", text) if self.names is not None else text
+
+
+def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
+    names = [*request.scope, *request.labels, *request.matched]
+    wanted = with_typos_resolved(content_words(request.question, names), vocabulary) - _name_terms(names)
+    versions = {v for n in names for v in re.findall(r"\d+(?:\.\d+)+", n)}
+    spelled = sorted({n for n in [*names, *versions] if n.strip()}, key=len, reverse=True)
+    pattern = re.compile("|".join(rf"(?<![\w.-]){re.escape(n)}(?![\w-]|\.\d)" for n in spelled), re.I) if spelled else None
+    head = counted(request.question)
+    if head is not None:
+        # A misspelt head ("chpis") is read as the word of the evidence one edit away ("chips").
+        written = set(re.findall(r"[a-z0-9]+", " ".join(c.title + " " + c.text for c in request.chunks).lower()))
+        if head not in written:
+            head = min(with_typos_resolved({head}, written) - {head}, default=head)
+        head = stem(head)
+    return Asked(
+        question_kind(request.question), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
+        counted=head, family=_family_units(wanted),
+    )
+
+
 def _pieces(unit: Unit) -> list[str]:
     """The lines and sentences of a unit; a table row is one piece with its header."""
     if unit.kind == "row":
@@ -197,25 +239,58 @@ def _pieces(unit: Unit) -> list[str]:
     return [s for line in unit.text.splitlines() if line.strip() for s in _SENTENCE_END.split(line)]
 
 
-def _piece_fits(kind: str, piece: str, asked: set[str]) -> bool:
+def _row_cells(piece: str) -> list[str]:
+    first_line = piece.split("\n", 1)[0]
+    return [cell.strip() for cell in first_line.split(" | ")] if " | " in first_line else []
+
+
+def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = ()) -> bool:
     """One line or sentence answers the kind: it holds what was asked about *and* a number (count),
-    a concrete value or a negative statement (value). A value on another line of a code block is
-    not the value of the flag named on this one."""
+    a concrete value or a negative statement (value), or several names (names). A value on another
+    line of a code block is not the value of the flag named on this one."""
+    kind = asked.kind
+    text = asked.without_names(piece)
+    have = terms(piece)
+    about = bool(have & asked.terms) or any(anchor_in(a, piece) for a in asked.anchors)
     if kind == "count":
-        return bool(_numbers(piece)) and bool(terms(piece) & asked)
+        # "How many NUMA nodes": the number must come with nodes (or with a unit of the family
+        # asked for: memory → GiB), not with whatever else the sentence counts.
+        counts_it = asked.counted is None or asked.counted in have or _family_fits(asked.family, text)
+        return about and counts_it and bool(_numbers(text))
     if kind == "value":
-        return bool(terms(piece) & asked) and (bool(_values(piece)) or bool(_NEGATION.search(piece)))
+        cells = _row_cells(text)
+        # A table row states its value in the cells after its label; a negation must be about the
+        # thing asked ("there is no software version"), not any "no longer" in the sentence.
+        has_value = bool(_values(text)) or any(c for c in cells[1:]) or _denies(text, asked.terms)
+        # The writers marked it as code (a command, a file name): the export lists those phrases.
+        # A phrase the question itself names ("the --version flag") is what is asked about, not its value.
+        # A template with placeholders (--zone=${ZONE}) leaves the value to the reader: not a value.
+        has_value = has_value or any(
+            phrase in text and not _PLACEHOLDER.search(phrase) and not any(anchor_in(a, phrase) for a in asked.anchors)
+            for phrase in code
+            if phrase.strip()
+        )
+        return about and has_value
     if kind == "names":
         # Two or more names the question did not itself use (JAX, PyTorch; not its "VM").
-        return len({n for n in _NAMED.findall(piece) if not terms(n) <= asked}) >= 2
+        return len({n for n in _NAMED.findall(text) if not terms(n) <= asked.terms}) >= 2
     return True
 
 
-def _kind_fits(kind: str, unit: Unit, asked: set[str]) -> bool:
-    if kind == "procedure":
+def _denies(text: str, asked: frozenset[str]) -> bool:
+    """A negation followed within three words by a word the question asks about."""
+    for match in _NEGATION.finditer(text):
+        following = re.findall(r"[A-Za-z0-9]+", text[match.end():])[:3]
+        if terms(" ".join(following)) & asked:
+            return True
+    return False
+
+
+def _kind_fits(asked: Asked, unit: Unit) -> bool:
+    if asked.kind == "procedure":
         return unit.kind in ("step", "lead-in") or "\n" in unit.text
-    if kind in ("count", "value", "names"):
-        return any(_piece_fits(kind, piece, asked) for piece in _pieces(unit))
+    if asked.kind in _PIECE_KINDS:
+        return any(_piece_fits(asked, piece, unit.code) for piece in _pieces(unit))
     return True
 
 
@@ -239,19 +314,18 @@ class OfflineExtractive:
         self.specific_boost = specific_boost
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
+        return self._rank(request)[1]
+
+    def _rank(self, request: GenerationRequest) -> tuple[Asked, list[tuple[float, Unit]]]:
         chunks = {chunk.id: chunk for chunk in request.chunks}
         units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
-        if not units:
-            return []
-        names = [*request.scope, *request.labels, *request.matched]
-        kind = question_kind(request.question)
-        wanted_anchors = anchors(request.question, names)
         unit_terms = [terms(u.text + "\n" + u.context) for u in units]
         title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
-        vocabulary = set().union(*unit_terms, *title_terms.values())
+        vocabulary = set().union(set(), *unit_terms, *title_terms.values())
         # The generation's names decide nothing here: every chunk is already in scope.
-        wanted = with_typos_resolved(content_words(request.question, names), vocabulary) - _name_terms(names)
-        family = _family_units(wanted)
+        asked = read_question(request, vocabulary)
+        wanted = asked.terms
+        family = asked.family
         df: dict[str, int] = {}
         for ts, unit in zip(unit_terms, units):
             for t in (ts | title_terms[unit.chunk_id]) & wanted:
@@ -262,28 +336,28 @@ class OfflineExtractive:
         for unit, ts in zip(units, unit_terms):
             # For a number or a value, what counts is the line or sentence that states it: the
             # rest of a paragraph mentioning the question's words says nothing about the value.
-            fitting = [p for p in _pieces(unit) if _piece_fits(kind, p, wanted)] if kind in _PIECE_KINDS else []
+            fitting = [p for p in _pieces(unit) if _piece_fits(asked, p, unit.code)] if asked.kind in _PIECE_KINDS else []
             evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
             own = terms(evidence) & wanted
             from_title = (title_terms[unit.chunk_id] & wanted) - own
-            held = [a for a in wanted_anchors if anchor_in(a, evidence)]
+            held = [a for a in asked.anchors if anchor_in(a, evidence)]
             if not own and not held and not from_title:
                 continue  # a unit (or the section it sits in) must say something the question asks about
             strength = word_weights(evidence)
             weight = sum(strength.get(t, 1.0) * math.log(1 + n / df[t]) for t in own)
             weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
-            weight *= KIND_FIT if _kind_fits(kind, unit, wanted) else KIND_MISFIT
+            weight *= KIND_FIT if _kind_fits(asked, unit) else KIND_MISFIT
             weight *= ANCHOR_FIT ** len(held)
-            if (kind == "count" or family) and _family_fits(family, unit.text):
+            if (asked.kind == "count" or family) and _family_fits(family, unit.text):
                 weight *= FAMILY_FIT
             if set(chunks[unit.chunk_id].scope) == scope:
                 # Shared text cannot hold a value that differs by generation: for count and value
                 # questions, content profiled for exactly this scope counts for more.
-                weight *= self.specific_boost * (SPECIFIC_VALUE_BOOST if kind in ("count", "value") else 1.0)
+                weight *= self.specific_boost * (SPECIFIC_VALUE_BOOST if asked.kind in ("count", "value") else 1.0)
             score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
             scored.append((score, unit))
         scored.sort(key=lambda su: (-su[0], su[1].chunk_rank, su[1].position))
-        return scored
+        return asked, scored
 
     def generate(self, request: GenerationRequest) -> Draft:
         rejected: set[str] = set()
@@ -293,20 +367,23 @@ class OfflineExtractive:
             rejected = {s.text for i, s in enumerate(request.previous.steps) if i in failed}
             if -1 in failed:
                 rejected_answers.add(request.previous.answer)
+        asked, ranked = self._rank(request)
         scored = [
             (s, u)
-            for s, u in self.rank_units(request)
+            for s, u in ranked
             if u.text not in rejected and not any(answer in u.text for answer in rejected_answers if answer)
         ]
-        kind = question_kind(request.question)
-        names = [*request.scope, *request.labels, *request.matched]
-        asked = content_words(request.question, names)
-        if not scored or not _kind_fits(kind, scored[0][1], asked):
-            # Nothing in scope answers this kind of question: abstain rather than quote around it.
+        fitting = [(s, u) for s, u in scored if _kind_fits(asked, u)]
+        if not fitting and asked.kind in _PIECE_KINDS:
+            # Nothing in scope states a number, a value or the names asked for: abstain rather than
+            # quote a sentence around it. (A procedure or an explanation may be told in prose.)
+            return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
+        scored = fitting or scored
+        if not scored:
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
         best = scored[0][0]
-        chosen = [u for s, u in scored if s >= self.keep_ratio * best and _kind_fits(kind, u, asked)][: self.max_steps]
-        answer = answer_line(chosen[0], kind, request.question, names)
+        chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
+        answer = answer_line(chosen[0], asked)
         # Chunks in the order of their best unit; inside a chunk, document order (procedures).
         first: dict[str, int] = {}
         for i, unit in enumerate(chosen):
@@ -328,7 +405,7 @@ def _name_terms(names) -> set[str]:
     return out
 
 
-def answer_line(unit: Unit, kind: str, question: str, names) -> str:
+def answer_line(unit: Unit, asked: Asked) -> str:
     """The part of the best unit that states the answer (verbatim), with Yes/No for yes/no questions."""
     lines = [line for line in unit.text.splitlines() if line.strip()]
     if unit.kind == "lead-in":
@@ -336,15 +413,8 @@ def answer_line(unit: Unit, kind: str, question: str, names) -> str:
     elif unit.kind == "row" or len(lines) == 1 and not _SENTENCE_END.search(lines[0]):
         line = lines[0].strip()
     else:
-        line = _best_sentence(unit.text, kind, question, names)
-    if kind == "yesno":
+        pieces = [p.strip() for p in _pieces(Unit(0, 0, "paragraph", unit.text, ""))]
+        line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code), len(terms(p) & asked.terms)))
+    if asked.kind == "yesno":
         return ("No. " if _NEGATION.search(line) else "Yes. ") + line
     return line
-
-
-def _best_sentence(text: str, kind: str, question: str, names) -> str:
-    unit = Unit(0, 0, "paragraph", text, "")
-    wanted = content_words(question, names) - _name_terms(names)
-    wanted = with_typos_resolved(wanted, terms(text))
-    pieces = [p.strip() for p in _pieces(unit)]
-    return max(pieces, key=lambda p: (_piece_fits(kind, p, wanted), len(terms(p) & wanted)))

@@ -105,6 +105,9 @@ class EvidenceChunk(_Model):
     text: str
     title: str
     scope: list[str] = Field(description="Profiles whose build keeps this chunk.")
+    code: list[str] = Field(
+        default_factory=list, description="The chunk's code phrases and blocks, verbatim (from the export)."
+    )
 
 
 class RetrievalOutcome(_Model):

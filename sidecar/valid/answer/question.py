@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
-from valid.answer.text import STOPWORDS, stem, terms
+from valid.answer.text import STOPWORDS, stem, terms, with_typos_resolved
 
 Kind = Literal["count", "value", "names", "procedure", "yesno", "other"]
 AnchorKind = Literal["code", "flag", "quoted", "identifier"]
@@ -47,14 +47,15 @@ _RUN = re.compile(r"[A-Za-z0-9_$]+(?:(?:[-_./]|::)[A-Za-z0-9_$]+)*(?:\(\))?")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_ALPHA = re.compile(r"[A-Za-z]")
-# Words joined by hyphens ("high-bandwidth", "partial-resize") are prose unless the question talks
-# about code ("the partial-resize command"): only then are they anchors. An anchor of ordinary words
-# is also satisfied by its words appearing in one chunk.
+# Words joined by hyphens are prose ("high-bandwidth memory", "a single-host VM") unless the question
+# treats them as code: "the partial-resize command", "run corvane-agent convert-config". Such an
+# anchor is also satisfied by its words (a one-letter slip allowed) appearing in one chunk.
 _PROSE_COMPOUND = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-_CODE_NOUNS = frozenset(
+_CODE_WORDS = frozenset(
     """command commands subcommand subcommands flag flags option options function functions method methods api apis
     parameter parameters argument arguments field fields property properties class classes endpoint endpoints
-    module modules package packages resource resources setting settings variable variables""".split()
+    module modules package packages resource resources setting settings variable variables run running execute
+    call invoke type""".split()
 )
 _NUMBER_UNIT = re.compile(r"^\d+(?:[.,]\d+)*[a-z]{0,3}$", re.I)  # "2x", "8", "32gb": quantities, not names
 
@@ -83,7 +84,7 @@ def anchors(question: str, ignore: Iterable[str] = ()) -> list[Anchor]:
     for match in _FLAG.finditer(question):
         if match.group().startswith("--") or len(match.group()) == 2:  # --zone, -g (not "-word")
             add(match.start(), match.end(), match.group(), "flag")
-    code_context = bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_NOUNS)
+    code_context = bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_WORDS)
     for match in _RUN.finditer(question):
         word = match.group()
         if _is_code_form(word) and (code_context or not _PROSE_COMPOUND.fullmatch(word)):
@@ -123,13 +124,29 @@ def anchor_in(anchor: Anchor, text: str) -> bool:
         return True
     if anchor.kind == "identifier" and all(p.isalpha() and len(p) > 1 for p in anchor.parts):
         have = terms(text)
-        return all(stem(p) in have for p in anchor.parts if p not in STOPWORDS)
+        wanted = {stem(p) for p in anchor.parts if p not in STOPWORDS}
+        return all(w in have or w in with_typos_resolved({w}, have) - {w} for w in wanted)
     return False
 
 
 # -- kinds ----------------------------------------------------------------------------------------
 
-_COUNT = re.compile(r"\b(?:how\s+(?:many|much|large|big|long|fast)|number\s+of|count\s+of|what\s+is\s+the\s+(?:size|number|amount|capacity|limit|maximum|minimum|max|min))\b", re.I)
+_COUNT = re.compile(
+    r"\b(?:how\s+(?:many|much|large|big|long|fast|often)|number\s+of|count\s+of|"
+    r"what(?:'s|\s+is|\s+are)\s+the\s+(?:size|number|amount|capacity|limit|maximum|minimum|max|min|"
+    r"largest|smallest|biggest|longest|shortest|highest|lowest|most|fewest))\b",
+    re.I,
+)
+# Nouns that name a measured quantity: "what is the ICI bandwidth" asks for a number with a unit.
+QUANTITY_NOUNS = frozenset(
+    "memory ram hbm storage capacity size bandwidth throughput speed rate timeout duration latency limit interval".split()
+)
+_WHAT_QUANTITY = re.compile(
+    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:[\w-]+\s+){0,3}?(" + "|".join(sorted(QUANTITY_NOUNS)) + r")\b", re.I
+)
+_INTERROGATIVE = re.compile(r"\b(?:what|which|how|where|when|who|why|is|are|does|do|can|could|should)\b", re.I)
+# A question written as a noun phrase ("path of the config file for 2.4.1", "trillium hbm capacity").
+_COUNT_NOUNS = frozenset("capacity size limit limits maximum minimum count number amount".split())
 _PROCEDURE = re.compile(r"\b(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\s+to|steps?\s+(?:to|for)|procedure|walk\s+me\s+through)\b", re.I)
 _YESNO = re.compile(r"^\s*(?:(?:so|and|but|also|ok|okay)[,\s]+)?(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were)\b(?!\s+(?:i|we|you)\s+(?:need\s+to\s+)?(?:do|use|pass|set|run|create)\b)", re.I)
 _VALUE = re.compile(r"\b(?:which|what(?:'s|\s+is|\s+are)?)\b", re.I)
@@ -157,7 +174,7 @@ def question_kind(question: str) -> Kind:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()]
     asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences or [question]
     text = asking[-1]
-    if _COUNT.search(text):
+    if _COUNT.search(text) or _WHAT_QUANTITY.search(text):
         return "count"
     if _PROCEDURE.search(text):
         return "procedure"
@@ -167,6 +184,12 @@ def question_kind(question: str) -> Kind:
         return "value"
     if _NAMES.search(text):
         return "names"
+    if not _INTERROGATIVE.search(text):
+        words = set(re.findall(r"[a-z]+", text.lower()))
+        if words & _COUNT_NOUNS:
+            return "count"
+        if words & _VALUE_NOUNS:
+            return "value"
     return "other"
 
 
@@ -186,3 +209,22 @@ def question_words(question: str, ignore: Iterable[str] = ()) -> list[str]:
         ignored |= terms(word) | {w.lower() for w in re.findall(r"[A-Za-z0-9]+", word)}
     words = re.findall(r"[a-z][a-z0-9]*", re.sub(r"['’]\w*", "", question.lower()))
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in ignored and stem(w) not in ignored))
+
+
+_HEAD_AFTER = re.compile(
+    r"\b(?:how\s+(?:many|much)|number\s+of|count\s+of|what(?:'s|\s+is|\s+are)\s+the(?:\s+\w+)?\s+(?:number|amount)\s+of)\s+"
+    r"((?:[\w-]+\s+){0,3}?[\w-]+)(?=\s+(?:does|do|did|is|are|was|were|can|could|will|would|should|per|in|on|of|for|"
+    r"with|at|from|to|each|there|you|i|we|my|a|an|the)\b|\s*[?.!,]|\s*$)",
+    re.I,
+)
+
+
+def counted(question: str) -> str | None:
+    """The noun a count question counts, as written (lower case): "How many NUMA nodes does…" →
+    nodes; "how much HBM" → hbm; "What is the ICI bandwidth per chip" → bandwidth."""
+    match = _HEAD_AFTER.search(question)
+    if match:
+        words = [w for w in re.findall(r"[a-z0-9]+", match.group(1).lower()) if w not in STOPWORDS]
+        return words[-1] if words else None
+    match = _WHAT_QUANTITY.search(question)
+    return match.group(1).lower() if match else None

@@ -166,6 +166,7 @@ def _outcome(release, question, profile, channels, reasons, in_scope, chunks=Non
             text=chunks[hit.chunk_id].text,
             title=chunks[hit.chunk_id].title,
             scope=chunks[hit.chunk_id].in_scope(),
+            code=list(chunks[hit.chunk_id].code),
         )
         for i, hit in enumerate(fused[:TOP_K], start=1)
     ]
