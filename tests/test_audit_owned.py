@@ -97,7 +97,7 @@ def test_stable_format_round_trips_and_is_byte_identical():
     data = json.loads(first)
     assert (data["format"], data["version"]) == ("valid.owned-values", 1)
     assert data["profiles"] == ALL
-    assert list(data["values"][0]) == ["value", "kind", "profiles", "rule", "origins"]
+    assert list(data["values"][0]) == ["value", "kind", "profiles", "rule", "origins", "context"]
     keys = [v["value"].casefold() for v in data["values"]]
     assert keys == sorted(keys)
     assert OwnedValueTable.from_json(first).to_json() == first
