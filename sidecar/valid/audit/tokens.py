@@ -448,12 +448,13 @@ def mentions(text: str, value: str) -> bool:
         if any(t.number == number for t in found):
             return True
         return re.search(r"(?<![\w.,-])" + _number_pattern(number) + r"(?![\w]|[.,]\d)", text) is not None
-    parsed = values(value)
-    if len(parsed) == 1 and parsed[0].start == 0 and parsed[0].end == len(value.strip()):
-        return states(text, Token(0, 0, parsed[0].value, parsed[0].kind), found) or phrase_pattern(value).search(
-            text
-        ) is not None
-    return phrase_pattern(value).search(text) is not None
+    if phrase_pattern(value).search(text):
+        return True
+    parsed = values(value.strip())
+    # One value, alone or after its label ("8 chips", "Chips per host | 8", "HBM per chip: 32").
+    if len(parsed) == 1 and (parsed[0].label or (parsed[0].start, parsed[0].end) == (0, len(value.strip()))):
+        return states(text, parsed[0], found)
+    return False
 
 
 def phrase_pattern(phrase: str) -> re.Pattern:
