@@ -88,16 +88,16 @@ NUMBER_WORDS: dict[str, int] = {
 }  # fmt: skip
 _UNIT_ALTERNATION = "|".join(re.escape(u) for u in sorted(UNITS, key=lambda u: (-len(u), u)))
 _WORD_ALTERNATION = "|".join(sorted(NUMBER_WORDS, key=lambda w: (-len(w), w)))
-_QUALIFIER = r"(?:(?:TPU|HBM|physical|logical)\s)?"
+_QUALIFIER = r"(?:(?:TPU|HBM|physical|logical)[ \t])?"
 # "4 chips", "4-chip", "95GB", "4 TPU chips", "95 GB of HBM" (the unit is "GB"), "4,614 TFLOPs".
 _QUANTITY = re.compile(
-    rf"(?<![\w.,/=-])(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?(?:\s?-\s?|\s)?{_QUALIFIER}"
+    rf"(?<![\w.,/=-])(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?(?:[ \t]?-[ \t]?|[ \t])?{_QUALIFIER}"
     rf"({_UNIT_ALTERNATION})(?![A-Za-z0-9_])",
     re.I,
 )
 # "eight chips", "four-chip", "a dozen cores".
 _WORD_QUANTITY = re.compile(
-    rf"(?<![\w-])({_WORD_ALTERNATION})(?:\s?-\s?|\s){_QUALIFIER}({_UNIT_ALTERNATION})(?![A-Za-z0-9_])", re.I
+    rf"(?<![\w-])({_WORD_ALTERNATION})(?:[ \t]?-[ \t]?|[ \t]){_QUALIFIER}({_UNIT_ALTERNATION})(?![A-Za-z0-9_])", re.I
 )
 _DIGIT = re.compile(r"\d")
 _SEPARATOR = re.compile(r"[-._]")
