@@ -24,8 +24,8 @@ Token kinds found by `scan` (the distinctive values the audit and the owned-valu
   is compared together with its label (see `states`). Never owned on its own.
 
 `values` adds what an answer can state beside those (the answer checks and the scorer): `code`
-(a `code span`), `command` (a command line: lower-case words followed by flags, at the start of a
-line or after a lead-in ending in ':'), a whole flag `--name=value` (even when its value is a
+(a `code span`), `command` (a command line: two or more lower-case words followed by flags up to
+the end of the line, at the start of a line or after a lead-in ending in ':'), a whole flag `--name=value` (even when its value is a
 distinctive token) and a bare flag `--name`.
 
 A token found next to a label carries it: `label` is the row label of a table cell or the words
@@ -55,10 +55,12 @@ _MACHINE = re.compile(
 _RELEASE_WORDS = re.compile(r"(?:^|[-._])(?:alpha|beta|rc\d*|nightly|pjrt|base|tf|pt|jax)(?:$|[-._])", re.I)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # A command: at a line start (after an optional prompt or list number) or after a lead-in ':',
-# lower-case words (the program and its subcommands) followed by at least one flag.
+# two or more lower-case words (the program and its subcommands or arguments) followed by flags
+# up to the end of the line.
 _COMMAND = re.compile(
     r"(?:^|(?<=:)[ \t]+)[ \t]*(?:\$[ \t]+|\d+\.[ \t]+)?"
-    r"([a-z][\w.-]*(?:[ \t]+(?!--)[\w.$\[\]{}/=:-]+)*(?:[ \t]+(?:\\\n[ \t]*)?--[A-Za-z][\w-]*(?:=[^\s\"'`]+)?)+)",
+    r"([a-z][\w.-]*(?:[ \t]+(?!--)[\w.$\[\]{}/=:-]+)+(?:[ \t]+(?:\\\n[ \t]*)?--[A-Za-z][\w-]*(?:=[^\s\"'`]+)?)+)"
+    r"(?=[ \t]*(?:$|[.;,)]))",
     re.M,
 )
 
@@ -187,14 +189,17 @@ def unit_word(word: str) -> str | None:
 
 
 def label_unit(label: str) -> str | None:
-    """The unit a label names for the number after it: the first unit word of what the label
-    measures, the part before 'per' ("Chips per VM" -> chips, "Memory (GiB)" -> GiB,
-    "HBM per chip" -> None: it counts HBM, not chips)."""
-    measure = re.split(r"(?i)\bper\b", label, maxsplit=1)[0]
-    for word in re.findall(r"[A-Za-z][A-Za-z/]*", measure):
-        if unit_word(word):
-            return word
-    return None
+    """The unit a label names for the number after it: a unit in parentheses ("Memory (GiB)"),
+    else the last unit word of what the label measures, the part before 'per' and after 'of'
+    ("Chips per VM" -> Chips, "Number of TPU chips" -> chips, "VM chips" -> chips; "HBM per
+    chip" -> None: it counts HBM, not chips)."""
+    for inner in re.findall(r"\(([^()]*)\)", label):
+        if unit_word(inner.strip()):
+            return inner.strip()
+    measure = re.split(r"(?i)\bper\b", re.sub(r"\([^()]*\)", " ", label), maxsplit=1)[0]
+    measure = re.split(r"(?i)\bof\b", measure)[-1]
+    units = [word for word in re.findall(r"[A-Za-z][A-Za-z/]*", measure) if unit_word(word)]
+    return units[-1] if units else None
 
 
 def is_bare_number(text: str) -> bool:
