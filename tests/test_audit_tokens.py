@@ -217,3 +217,15 @@ def test_mentions_finds_expected_and_forbidden_values_in_any_shape(text, value, 
 )  # fmt: skip
 def test_the_unit_a_label_names_is_what_it_measures(label, unit):
     assert label_unit(label) == unit
+
+
+def test_a_colon_label_is_the_phrase_before_the_colon_not_its_clause():
+    assert [(t.value, t.label) for t in scan("A VM has four chips and HBM per chip: 95.")] == [
+        ("4 chips", ""), ("95", "HBM per chip")
+    ]  # fmt: skip
+
+
+def test_a_first_row_with_numbers_is_a_row_not_a_header():
+    assert [(t.value, t.label) for t in scan("Chips per VM | 4\nHBM capacity per chip | 95 GiB")] == [
+        ("4 chips", "Chips per VM"), ("95 GiB", "HBM capacity per chip")
+    ]  # fmt: skip

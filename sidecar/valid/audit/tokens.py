@@ -106,6 +106,7 @@ _SEPARATOR = re.compile(r"[-._]")
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 # "HBM per chip: 32": a label (words, ending in a letter or ')') then ':' then a number.
 _COLON_LABEL = re.compile(r"(?<![\w-])([A-Za-z][\w()/ -]{0,60}?[A-Za-z)])[ \t]*:[ \t]*(?=\d)")
+_LABEL_BREAK = re.compile(r"[.,;!?]\s|\s(?:and|or|but|then|while|whereas)\s", re.I)
 _NUMBER_AT = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w]|[.,-]\w)")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = frozenset(
@@ -288,7 +289,7 @@ class _Cell:
 
 def _cells(text: str) -> list[_Cell]:
     """Value cells of `a | b` table lines (the first line of a block of two or more such lines is
-    its header row) and the value after `label:`."""
+    its header row when its value cells hold no digit) and the value after `label:`."""
     cells: list[_Cell] = []
     header: list[str] | None = None
     previous_row = False
@@ -302,8 +303,10 @@ def _cells(text: str) -> list[_Cell]:
         if not previous_row:
             header = None
             following = text[position:].split("\n", 1)[0]
-            if "|" in following:  # a block of rows: this line is its header
-                header = [text[s:e] for s, e in parts]
+            cells_here = [text[s:e] for s, e in parts]
+            if "|" in following and not any(_DIGIT.search(c) for c in cells_here[1:]):
+                # The first line of a block of rows, all words: the block's header row.
+                header = cells_here
                 previous_row = True
                 continue
         previous_row = True
@@ -312,7 +315,9 @@ def _cells(text: str) -> list[_Cell]:
             column_header = header[column] if header and column < len(header) else ""
             cells.append(_Cell(s, e, label, column_header))
     for match in _COLON_LABEL.finditer(text):
-        label = re.split(r"[.,;]\s", match.group(1))[-1].strip()
+        # The label is the phrase right before ':', not the clause it ends ("4 chips and HBM
+        # per chip: 95" labels 95 with "HBM per chip").
+        label = _LABEL_BREAK.split(match.group(1))[-1].strip()
         label = " ".join(label.split()[-6:])
         number = _NUMBER_AT.match(text, match.end())
         if number:
