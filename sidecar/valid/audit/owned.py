@@ -257,11 +257,12 @@ def owned_values(export: Export) -> OwnedValueTable:
             value, kind = value_kind
             add(value, kind, Origin(rule="scheme-data", profiles=owners, family="scheme-data", source=owned.source))
 
-    for key, (value, kind, profile, chunk_id) in sorted(_distinctive(export, profiles).items()):
+    distinctive, contexts = _distinctive(export, profiles)
+    for key, (value, kind, profile, chunk_id) in sorted(distinctive.items()):
         family = f"distinctive:{kind}" + (f":{value.split(' ', 1)[1]}" if kind == "quantity" else "")
         origin = Origin(rule="distinctive", profiles=[profile], family=family, chunk=chunk_id)
         add(value, kind, origin)
-    for key, words in _contexts(export, profiles).items():
+    for key, words in contexts.items():
         if key in drafts:
             drafts[key].context.update(words)
 
@@ -351,33 +352,28 @@ def exposures(export: Export) -> dict[str, list[tuple[Chunk, frozenset[str]]]]:
     return groups
 
 
-def _contexts(export: Export, profiles: list[str]) -> dict[str, set[str]]:
-    """Quantity key -> the content words next to it in texts shown to exactly one profile."""
-    result: dict[str, set[str]] = {}
-    for variants in exposures(export).values():
-        for chunk, scope in variants:
-            if len(scope) != 1:
-                continue
-            for text in chunk_texts(chunk):
-                clauses = tokens.segments(text)
-                for token in tokens.scan(text):
-                    if token.kind == "quantity":
-                        result.setdefault(token.key, set()).update(tokens.context(text, token, clauses))
-    return result
-
-
-def _distinctive(export: Export, profiles: list[str]) -> dict[str, tuple[str, TokenKind, str, str]]:
-    """Rule 2: token key -> (value, kind, owning profile, first evidence chunk)."""
+def _distinctive(
+    export: Export, profiles: list[str]
+) -> tuple[dict[str, tuple[str, TokenKind, str, str]], dict[str, set[str]]]:
+    """Rule 2: token key -> (value, kind, owning profile, first evidence chunk); and, for
+    quantities, key -> the content words next to them in texts shown to exactly one profile."""
     # For each base chunk, the profiles shown each token: a shared step split into variants by a
     # profiled sibling still shows its own tokens to every profile, so it is no evidence.
     evidence: dict[str, dict[str, str]] = {}  # token key -> {profile: first chunk id}
     first: dict[str, Token] = {}
+    contexts: dict[str, set[str]] = {}
     for base, variants in exposures(export).items():
         shown: dict[str, set[str]] = {}
         where: dict[str, str] = {}
         for chunk, scope in variants:
             for text in chunk_texts(chunk):
-                for token in tokens.scan(text):
+                found = tokens.scan(text)
+                if len(scope) == 1 and any(t.kind == "quantity" for t in found):
+                    clauses = tokens.segments(text)
+                    for token in found:
+                        if token.kind == "quantity":
+                            contexts.setdefault(token.key, set()).update(tokens.context(text, token, clauses))
+                for token in found:
                     if token.kind == "number":
                         continue  # a bare number is never owned on its own
                     shown.setdefault(token.key, set()).update(scope)
@@ -395,4 +391,4 @@ def _distinctive(export: Export, profiles: list[str]) -> dict[str, tuple[str, To
             ((profile, chunk_id),) = by_profile.items()
             token = first[key]
             result[key] = (token.value, token.kind, profile, chunk_id)
-    return result
+    return result, contexts

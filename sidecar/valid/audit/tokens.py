@@ -101,11 +101,18 @@ _QUANTITY = re.compile(
 _WORD_QUANTITY = re.compile(
     rf"(?<![\w-])({_WORD_ALTERNATION})(?:[ \t]?-[ \t]?|[ \t]){_QUALIFIER}({_UNIT_ALTERNATION})(?![A-Za-z0-9_])", re.I
 )
+_NUMBER_WORD = re.compile(rf"(?<![\w-])(?:{_WORD_ALTERNATION})(?=[ \t-])")
 _DIGIT = re.compile(r"\d")
 _SEPARATOR = re.compile(r"[-._]")
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
-# "HBM per chip: 32": a label (words, ending in a letter or ')') then ':' then a number.
-_COLON_LABEL = re.compile(r"(?<![\w-])([A-Za-z][\w()/ -]{0,60}?[A-Za-z)])[ \t]*:[ \t]*(?=\d)")
+# "HBM per chip: 32": a label (words, ending in a letter or ')') then ':' then a number. The
+# colon is found first; the label is read backwards from it on its line.
+_COLON_NUMBER = re.compile(r":[ \t]*(?=\d)")
+_LABEL_BEFORE = re.compile(r"(?<![\w-])([A-Za-z][\w()/ -]*[A-Za-z)])[ \t]*\Z")
+_PARENTHESES = re.compile(r"\(([^()]*)\)")
+_PER = re.compile(r"\bper\b", re.I)
+_OF = re.compile(r"\bof\b", re.I)
+_UNIT_LIKE = re.compile(r"[A-Za-z][A-Za-z/]*")
 _LABEL_BREAK = re.compile(r"[.,;!?]\s|\s(?:and|or|but|then|while|whereas)\s", re.I)
 _NUMBER_AT = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w]|[.,-]\w)")
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -189,17 +196,18 @@ def unit_word(word: str) -> str | None:
     return UNITS.get(word.lower())
 
 
+@lru_cache(maxsize=4096)
 def label_unit(label: str) -> str | None:
     """The unit a label names for the number after it: a unit in parentheses ("Memory (GiB)"),
     else the last unit word of what the label measures, the part before 'per' and after 'of'
     ("Chips per VM" -> Chips, "Number of TPU chips" -> chips, "VM chips" -> chips; "HBM per
     chip" -> None: it counts HBM, not chips)."""
-    for inner in re.findall(r"\(([^()]*)\)", label):
+    for inner in _PARENTHESES.findall(label):
         if unit_word(inner.strip()):
             return inner.strip()
-    measure = re.split(r"(?i)\bper\b", re.sub(r"\([^()]*\)", " ", label), maxsplit=1)[0]
-    measure = re.split(r"(?i)\bof\b", measure)[-1]
-    units = [word for word in re.findall(r"[A-Za-z][A-Za-z/]*", measure) if unit_word(word)]
+    measure = _PER.split(_PARENTHESES.sub(" ", label), maxsplit=1)[0]
+    measure = _OF.split(measure)[-1]
+    units = [word for word in _UNIT_LIKE.findall(measure) if unit_word(word)]
     return units[-1] if units else None
 
 
@@ -222,12 +230,14 @@ def scan(text: str) -> list[Token]:
     is reported as the value, not as the flag).
     """
     found: list[Token] = []
+    lower = text.lower()
     for match in _RUN.finditer(text):
         kind = classify(match.group())
         if kind is not None:
             found.append(Token(match.start(), match.end(), match.group(), kind))
-    for match in _NAMED_VERSION.finditer(text):
-        found.append(Token(match.start(1), match.end(1), match.group(1), "version"))
+    if "version" in lower or "release" in lower:
+        for match in _NAMED_VERSION.finditer(text):
+            found.append(Token(match.start(1), match.end(1), match.group(1), "version"))
     for match in _FLAG.finditer(text):
         flag_value = match.group(2).rstrip(".")
         if any(c in flag_value for c in "$<>{}"):
@@ -239,9 +249,13 @@ def scan(text: str) -> list[Token]:
             found.append(Token(match.start(), end, text[match.start() : end], "flag"))
     for match in _QUANTITY.finditer(text):
         found.append(Token(match.start(), match.end(), quantity(match[1], match[2], match[3]), "quantity"))
-    for match in _WORD_QUANTITY.finditer(text):
-        value = quantity(str(NUMBER_WORDS[match[1].casefold()]), None, match[2])
-        found.append(Token(match.start(), match.end(), value, "quantity"))
+    # Number words are found in the lower-cased text (a case-insensitive alternation over the
+    # whole text is several times slower), then matched with their unit where they start.
+    for word in _NUMBER_WORD.finditer(lower):
+        match = _WORD_QUANTITY.match(text, word.start())
+        if match:
+            value = quantity(str(NUMBER_WORDS[match[1].casefold()]), None, match[2])
+            found.append(Token(match.start(), match.end(), value, "quantity"))
     return _labelled(text, non_overlapping(found))
 
 
@@ -314,14 +328,17 @@ def _cells(text: str) -> list[_Cell]:
         for column, (s, e) in enumerate(parts[1:], start=1):
             column_header = header[column] if header and column < len(header) else ""
             cells.append(_Cell(s, e, label, column_header))
-    for match in _COLON_LABEL.finditer(text):
+    for colon in _COLON_NUMBER.finditer(text):
+        line_start = text.rfind("\n", 0, colon.start()) + 1
+        before = _LABEL_BEFORE.search(text[max(line_start, colon.start() - 80) : colon.start()])
+        number = _NUMBER_AT.match(text, colon.end())
+        if before is None or number is None:
+            continue
         # The label is the phrase right before ':', not the clause it ends ("4 chips and HBM
         # per chip: 95" labels 95 with "HBM per chip").
-        label = _LABEL_BREAK.split(match.group(1))[-1].strip()
+        label = _LABEL_BREAK.split(before.group(1))[-1].strip()
         label = " ".join(label.split()[-6:])
-        number = _NUMBER_AT.match(text, match.end())
-        if number:
-            cells.append(_Cell(match.end(), _value_end(text, number), label, ""))
+        cells.append(_Cell(colon.end(), _value_end(text, number), label, ""))
     return cells
 
 
