@@ -1,5 +1,9 @@
 """Adversarial drafts from the fake Gemini: each check catches its case, then the loop revises or refuses.
 
+Wrong-generation values come in every shape the value grammar reads: a flag, a version, a table row
+(`Chips per VM | 8`), a number word (`eight chips`) and a bare number after a label
+(`HBM per chip: 32`); each is caught by out_of_scope_values in the first draft.
+
 The model behind the fake server reads the real request (fenced sources, enums) and answers from
 those sources; an adversary replaces its first draft (or every draft) with a bad one.
 """
@@ -11,6 +15,7 @@ from fixtures.answer.model import ScriptedModel
 
 from valid.answer.engine import open_engine
 from valid.answer.generate import GeminiGenerator
+from valid.audit.tokens import mentions
 
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 
@@ -74,16 +79,49 @@ def alias_outside_enum(draft, request):
     return {**draft, "steps": [{"text": "Create TPU7x capacity with Compute Engine.", "cite": "c9"}]}
 
 
+def wrong_row(draft, request):
+    # v6e's chips per host, as a table row whose label names the unit (TPU7x VMs have 4 chips).
+    return {**draft, "steps": [{"text": "Chips per VM | 8", "cite": alias_with(request, "Compute Engine")}]}
+
+
+def wrong_number_word(draft, request):
+    return {**draft, "steps": [{"text": "Each TPU7x VM has eight chips.", "cite": alias_with(request, "Compute Engine")}]}
+
+
+def wrong_label_number(draft, request):
+    # v6e's HBM per chip, as a bare number after a label (TPU7x has 192 GiB).
+    return {**draft, "steps": [{"text": "HBM per chip: 32", "cite": alias_with(request, "Compute Engine")}]}
+
+
+def wrong_version(draft, request):
+    cite = alias_with(request, "Compute Engine")
+    return {**draft, "steps": [{"text": "Use the software version v2-alpha-tpuv6e.", "cite": cite}]}
+
+
+def wrong_flag(draft, request):
+    cite = alias_with(request, "Compute Engine")
+    return {**draft, "steps": [{"text": "Pass --accelerator-type=v6e-8 when you create the VM.", "cite": cite}]}
+
+
+# (adversary, the check its draft fails, a reason that names the value, the value that must not
+# reach the reader in any shape)
 CASES = [
-    (invented_flag, "values_grounded", "'--version=tpu7x-alpha-1' does not appear in the chunk it cites"),
-    (out_of_scope_citation, "citations_in_scope", "'v6e.dita#v6e/configurations', which is not one of the chunks given"),
-    (v6e_value, "out_of_scope_values", "'v2-alpha-tpuv6e' belongs to v6e, not to tpu7x"),
-    (alias_outside_enum, "citations_in_scope", "'c9', which is not one of the chunks given"),
-]
+    (invented_flag, "values_grounded", "'--version=tpu7x-alpha-1' does not appear in the chunk it cites", "tpu7x-alpha-1"),
+    (out_of_scope_citation, "citations_in_scope", "'v6e.dita#v6e/configurations', which is not one of the chunks given",
+     "v2-alpha-tpuv6e"),
+    (v6e_value, "out_of_scope_values", "'v2-alpha-tpuv6e' belongs to v6e, not to tpu7x", "v2-alpha-tpuv6e"),
+    (alias_outside_enum, "citations_in_scope", "'c9', which is not one of the chunks given", "v2-alpha-tpuv6e"),
+    (wrong_row, "out_of_scope_values", "'8' belongs to v6e, not to tpu7x", "8 chips"),
+    (wrong_number_word, "out_of_scope_values", "'eight chips' belongs to v6e, not to tpu7x", "8 chips"),
+    (wrong_label_number, "out_of_scope_values", "'32' belongs to v6e, not to tpu7x", "HBM per chip: 32"),
+    (wrong_version, "out_of_scope_values", "'v2-alpha-tpuv6e' belongs to v6e, not to tpu7x", "v2-alpha-tpuv6e"),
+    (wrong_flag, "out_of_scope_values", "'v6e-8' belongs to v6e, not to tpu7x", "v6e-8"),
+]  # fmt: skip
+GRAMMAR_CASES = {wrong_row, wrong_number_word, wrong_label_number, wrong_version, wrong_flag}
 
 
-@pytest.mark.parametrize("bad, check, reason", CASES, ids=[c[0].__name__ for c in CASES])
-def test_a_bad_first_draft_is_caught_then_revised_from_the_same_chunks(ask, bad, check, reason):
+@pytest.mark.parametrize("bad, check, reason, leak", CASES, ids=[c[0].__name__ for c in CASES])
+def test_a_bad_first_draft_is_caught_then_revised_from_the_same_chunks(ask, bad, check, reason, leak):
     answer, row, model = ask(PRIYA, first_only(bad))
     first, second = row["checks"]["tpu7x"]
     assert not first["passed"]
@@ -101,11 +139,12 @@ def test_a_bad_first_draft_is_caught_then_revised_from_the_same_chunks(ask, bad,
     # Nothing the adversary slipped in reaches the reader.
     text = " ".join(s.text for a in answer.answers for s in a.steps) + answer.answers[0].answer
     assert "tpu7x-alpha-1" not in text and "v2-alpha-tpuv6e" not in text
+    assert not mentions(text, leak)
     assert all(s.cite.startswith(("runtimes.dita", "tpu7x/", "create-tpu-vm.dita", "about-")) for s in answer.answers[0].steps)
 
 
-@pytest.mark.parametrize("bad, check, reason", CASES, ids=[c[0].__name__ for c in CASES])
-def test_a_model_that_keeps_failing_is_refused_after_two_revisions(ask, bad, check, reason):
+@pytest.mark.parametrize("bad, check, reason, leak", CASES, ids=[c[0].__name__ for c in CASES])
+def test_a_model_that_keeps_failing_is_refused_after_two_revisions(ask, bad, check, reason, leak):
     answer, row, model = ask(PRIYA, always(bad))
     assert answer.outcome == "refuse" and answer.answers == []
     assert len(row["checks"]["tpu7x"]) == 3 and answer.run.calls == 3
@@ -146,3 +185,10 @@ def test_instructions_inside_a_source_change_nothing(tmp_path, server):
     assert obeyed == [1, 2, 3]  # the injected source reached the model on every attempt, fenced
     assert answer.outcome == "refuse" and answer.answers == []
     assert "still failed its checks" in answer.refusal.reason
+
+
+@pytest.mark.parametrize("bad", sorted(GRAMMAR_CASES, key=lambda f: f.__name__), ids=lambda f: f.__name__)
+def test_a_wrong_generation_value_in_any_shape_is_also_not_grounded_in_the_chunk_it_cites(ask, bad):
+    answer, row, model = ask(PRIYA, first_only(bad))
+    first = row["checks"]["tpu7x"][0]
+    assert {"values_grounded", "out_of_scope_values"} <= {f["check"] for f in first["failures"]}, first["failures"]

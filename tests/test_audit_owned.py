@@ -97,7 +97,7 @@ def test_stable_format_round_trips_and_is_byte_identical():
     data = json.loads(first)
     assert (data["format"], data["version"]) == ("valid.owned-values", 1)
     assert data["profiles"] == ALL
-    assert list(data["values"][0]) == ["value", "kind", "profiles", "rule", "origins"]
+    assert list(data["values"][0]) == ["value", "kind", "profiles", "rule", "origins", "context"]
     keys = [v["value"].casefold() for v in data["values"]]
     assert keys == sorted(keys)
     assert OwnedValueTable.from_json(first).to_json() == first
@@ -112,3 +112,41 @@ def test_owned_values_do_not_depend_on_the_order_of_owned_values_in_the_header()
     forward = owned_values(export([], owned=OWNED)).to_json()
     backward = owned_values(export([], owned=list(reversed(OWNED)))).to_json()
     assert forward == backward
+
+
+def test_values_in_table_rows_and_number_words_are_owned_in_canonical_form():
+    table = owned_values(
+        export(
+            [
+                chunk("a.dita#a/specs", "Specification | Value\nCores per node | 6\nHBM capacity per chip | 95 GiB", ["v5p"]),
+                chunk("b.dita#b/specs", "Specification | Value\nCores per node | 12\nHBM capacity per chip | 32 GiB", ["v6e"]),
+                chunk("c.dita#c/x", "Each TPU7x node has twelve cores.", ["tpu7x"]),
+            ],
+            owned=[],
+        )
+    )
+    assert table.owners("6 cores") == ["v5p"]  # from the row "Cores per node | 6"
+    assert table.owners("12 cores") == []  # v6e's row and TPU7x's "twelve cores" are the same value
+    assert [(o.text, o.row.value) for o in table.find("Each node has six cores.")] == [("six cores", "6 cores")]
+    assert [(o.text, o.row.value) for o in table.find("Cores per node | 6")] == [("6", "6 cores")]
+
+
+def test_a_bare_number_after_a_label_is_the_owned_quantity_its_label_describes():
+    table = owned_values(
+        export(
+            [
+                chunk("a.dita#a/specs", "Specification | Value\nHBM capacity per chip | 95 GiB", ["v5p"]),
+                chunk("b.dita#b/arch", "Each v6e chip has 32 GiB of high-bandwidth memory (HBM).", ["v6e"]),
+            ],
+            owned=[],
+        )
+    )
+    assert "hbm" in table.row("32 GiB").context and "capacity" in table.row("95 GiB").context
+    assert [(o.text, o.row.value) for o in table.find_outside("HBM per chip: 32", ["v5p"])] == [("32", "32 GiB")]
+    assert [o.row.value for o in table.find("HBM capacity per chip | 95")] == ["95 GiB"]
+    # The number alone, or after a label the quantity was never stated with, is not the value.
+    assert table.find("HBM per chip is 32") == [] and table.find("Cores per chip: 32") == []
+    # Keydef quantities carry their key's words: "Chips per VM" is the chips-per-vm key's value.
+    keyed = owned_values(export([]))
+    assert {"chip", "vm"} <= set(keyed.row("8 chips").context)
+    assert [o.row.value for o in keyed.find("VM chips: 8")] == ["8 chips"]

@@ -1,6 +1,6 @@
 """check_answer: citations in scope, values grounded character for character, no out-of-scope values."""
 
-from valid.answer.check import appears, check_answer, extract_values
+from valid.answer.check import appears, check_answer, citable_text, extract_values
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 
 NOTE = EvidenceChunk(
@@ -138,3 +138,58 @@ def test_scope_other_than_the_resolved_one_and_empty_drafts_fail():
     assert check_answer(draft("nothing"), ["tpu7x"], [NOTE], {}).failures[0].check == "draft_valid"
     bad = Draft(scope=[], answer="", steps=[], error="not JSON")
     assert check_answer(bad, ["tpu7x"], [NOTE], {}).failures[0].reason == "not JSON"
+
+
+# -- what a chunk states: its title and breadcrumbs, values in canonical form ----------------------
+
+WIDGET = EvidenceChunk(
+    id="api.dita#api/widget-ctor",
+    alias="c1",
+    title="new Widget(name[, options])",
+    breadcrumbs=["Acme SDK reference", "Acme SDK 2.4.1", "Widget", "new Widget(name[, options])"],
+    text="Creates a widget. The name must be unique in its project.",
+    scope=["v2"],
+)
+OTHER = EvidenceChunk(id="api.dita#api/other", alias="c2", title="Widget.close()", text="Closes it.", scope=["v2"])
+
+
+def test_a_step_quoting_the_chunk_title_is_grounded_by_that_chunk_only():
+    step = ("Call `new Widget(name[, options])` to create one.", WIDGET.id)
+    assert check_answer(draft("x", step, scope=("v2",)), ["v2"], [WIDGET, OTHER], {}).passed
+    report = check_answer(draft("x", (step[0], OTHER.id), scope=("v2",)), ["v2"], [WIDGET, OTHER], {})
+    assert [f.check for f in report.failures] == ["values_grounded"]
+    assert "'new Widget(name[, options])'" in report.failures[0].reason
+
+
+def test_a_version_in_the_breadcrumbs_is_grounded():
+    report = check_answer(draft("This is Acme SDK 2.4.1.", ("Acme SDK 2.4.1", WIDGET.id), scope=("v2",)), ["v2"], [WIDGET], {})
+    assert report.passed and report.values == 2
+
+
+def test_citable_text_is_breadcrumbs_title_and_text_once_each():
+    assert citable_text(WIDGET).split("\n") == [
+        "Acme SDK reference", "Acme SDK 2.4.1", "Widget", "new Widget(name[, options])", WIDGET.text
+    ]  # fmt: skip
+
+
+def test_a_number_word_is_grounded_by_the_digits_and_a_row_by_a_clause_with_its_label():
+    steps = [
+        ("Each TPU7x VM has four chips.", VM.id),
+        ("Chips per VM | 4", VM.id),
+        ("A 4-chip VM uses the tpu7x-standard-4t machine type.", VM.id),
+    ]
+    report = check_answer(draft("A TPU7x VM has four chips.", *steps), ["tpu7x"], [NOTE, VM], OWNED)
+    assert report.passed, report.failures
+    assert (report.values, report.values_grounded) == (5, 5)
+
+
+def test_a_row_whose_label_the_chunk_does_not_state_is_not_grounded():
+    report = check_answer(draft("x", ("Chips per host | 4", VM.id)), ["tpu7x"], [VM], OWNED)
+    assert [f.check for f in report.failures] == ["values_grounded"]
+    assert "'4 chips' (as 'Chips per host')" in report.failures[0].reason
+
+
+def test_a_plain_mapping_matches_owned_values_in_canonical_form():
+    report = check_answer(draft("x", ("Each TPU7x VM has eight chips.", VM.id)), ["tpu7x"], [VM], {"8 chips": ["v6e"]})
+    assert "out_of_scope_values" in [f.check for f in report.failures]
+    assert "'eight chips' belongs to v6e" in [f.reason for f in report.failures if f.check == "out_of_scope_values"][0]

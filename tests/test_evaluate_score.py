@@ -1,6 +1,6 @@
 """The trap-set scorer, on hand-made answer objects."""
 
-from valid.evaluate.score import failed_cell, score_cell
+from valid.evaluate.score import failed_cell, grounded, score_cell
 from valid.evaluate.stats import wilson_interval
 from valid.evaluate.trapset import TrapQuestion
 
@@ -131,3 +131,46 @@ def test_wilson_interval_brackets_the_proportion():
     assert wilson_interval(0, 10)[0] == 0.0
     assert wilson_interval(10, 10)[1] == 1.0
     assert round(wilson_interval(54, 60)[0], 3) == 0.799
+
+
+# -- expected and forbidden values are found with the value grammar ---------------------------------
+
+
+def test_a_forbidden_value_in_words_is_wrong_generation():
+    q = question(outcome="answer", scope=["v5p"], values={"v5p": ["4"]}, forbidden=["8 chips"])
+    obj = {"outcome": "answer", "answers": [answer("v5p", "Each v5p VM has eight chips, not 4.", "v5p.dita#v5p/arch")]}
+    cell = score_cell(q, "valid", obj, SCOPES)
+    assert cell.category == "wrong_generation"
+    assert any("'8 chips'" in r for r in cell.reasons)
+
+
+def test_a_forbidden_row_is_found_as_its_value_in_any_shape():
+    q = question(outcome="answer", scope=["v5p"], values={"v5p": ["4"]}, forbidden=["Chips per host | 8"])
+    said = lambda text: score_cell(  # noqa: E731
+        q, "valid", {"outcome": "answer", "answers": [answer("v5p", text, "v5p.dita#v5p/arch")]}, SCOPES
+    ).category
+    assert said("A v5p host has eight chips; use 4 of them.") == "wrong_generation"
+    assert said("Chips per host: 8; 4 per VM") == "wrong_generation"
+    assert said("Each v5p host has 4 chips.") == "right"
+
+
+def test_a_forbidden_number_inside_a_longer_number_is_not_found():
+    q = question(outcome="answer", scope=["v6e"], values={"v6e": ["256"]}, forbidden=["8 chips"])
+    obj = {"outcome": "answer", "answers": [answer("v6e", "A v6e Pod has 256 chips, not 128 chips.", "v6e.dita#v6e/arch")]}
+    assert score_cell(q, "valid", obj, SCOPES).category == "right"
+
+
+def test_a_required_value_in_words_or_as_a_row_counts():
+    q = question(outcome="answer", scope=["v5p"], values={"v5p": [["Chips per VM | 4", "4 chips"]]})
+    for text in ("Each v5p VM has four chips.", "Chips per VM | 4", "Each TPU v5p VM has 4 TPU chips."):
+        obj = {"outcome": "answer", "answers": [answer("v5p", text, "v5p.dita#v5p/arch")]}
+        assert score_cell(q, "valid", obj, SCOPES).category == "right", text
+    obj = {"outcome": "answer", "answers": [answer("v5p", "Use v5p-4 or v5p-8.", "v5p.dita#v5p/arch")]}
+    assert score_cell(q, "valid", obj, SCOPES).category == "wrong_other"
+
+
+def test_grounded_uses_the_checks_rule():
+    chunk = "Key specifications\nChips per VM | 4\nHBM capacity per chip | 95 GiB"
+    assert grounded("A VM has four chips and HBM per chip: 95.", chunk)
+    assert not grounded("A VM has eight chips.", chunk)
+    assert not grounded("HBM per chip: 4", chunk)

@@ -2,12 +2,18 @@
 
 1. citations_in_scope: every step cites one of the chunks the generator was given, and that chunk's
    scope includes every profile the answer is for.
-2. values_grounded: every number with a unit, flag, command, code span and version-like token in a
-   step appears character for character in the chunk that step cites; in the answer sentence, in one
-   of the chunks given.
-3. out_of_scope_values: no value from the owned-value table appears anywhere in the answer unless
-   every profile of the answer's scope owns it (a v6e version string in a TPU7x answer fails; so does
-   a v6e-only value in an answer that claims to hold for every generation).
+2. values_grounded: every value in a step (in any shape the value grammar reads: a number with a
+   unit or a number word, a table row `label | value`, `label: number`, a flag, a command, a code
+   span, a version-like token) is stated by the chunk the step cites, compared in canonical form
+   (`valid.audit.tokens.states`): "eight chips" is grounded by "8 chips"; a row "Chips per VM | 8"
+   by a clause of the chunk that states 8 chips next to the words "chips" and "VM"; "HBM per
+   chip: 32" by a clause that states 32 next to "HBM" and "chip". A chunk's citable text is its
+   breadcrumbs, its title and its text, so a step whose text is the chunk's title is grounded.
+   In the answer sentence, a value must be stated by one of the chunks given.
+3. out_of_scope_values: no value from the owned-value table appears anywhere in the answer, in any
+   shape, unless every profile of the answer's scope owns it (a v6e version string in a TPU7x
+   answer fails; so do "eight chips" and "Chips per VM | 8" in a v5p answer when only v6e has 8
+   chips; so does a v6e-only value in an answer that claims to hold for every generation).
 
 The model never sees or overrides the verdict: failures go back to it as reasons, and the loop in
 decide.py decides what happens next.
@@ -15,58 +21,51 @@ decide.py decides what happens next.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Collection, Mapping, Protocol, Sequence
 
+from valid.audit import tokens
+from valid.audit.tokens import Token, appears  # noqa: F401  (appears is part of this module's API)
 from valid.answer.models import CheckReport, Draft, EvidenceChunk, StepFailure
+from valid.contracts import Chunk
 
-_UNITS = (
-    r"chips?|TensorCores?|cores?|hosts?|VMs?|nodes?|slices?|devices?|GB|GiB|TB|TiB|MB|MiB|PB|Gbps|GB/s|TB/s|"
-    r"TFLOPs|TFLOPS|PFLOPs|PFLOPS|TOPS|GHz|MHz|W|kW|ms|seconds?|minutes?|hours?|days?|%"
-)
-_PATTERNS: list[tuple[str, re.Pattern]] = [
-    ("code span", re.compile(r"`([^`\n]+)`")),
-    ("command", re.compile(r"(?<![\w-])(?:gcloud|kubectl|gsutil|pip3?\s+install)(?:\s+[a-z][\w.\[\]-]*)+")),
-    ("flag", re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=[^\s,;)\]'\"`]+)?")),
-    # Tokens with a digit and an inner separator: version strings, machine and accelerator types,
-    # zones, dotted versions (v2-alpha-tpuv6e, tpu7x-standard-4t, v6e-8, us-central1-a, 0.4.35).
-    ("version", re.compile(r"(?<![\w.-])(?=[\w.-]*\d)[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+(?![\w-])")),
-    ("number with unit", re.compile(rf"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:{_UNITS})(?![\w])")),
-]
-
-
-def _strip_trailing(value: str) -> str:
-    # A sentence's full stop is not part of the value ("... v2-alpha-tpuv6e.").
-    return value.rstrip(".")
+# How a failure names the kind of a value.
+KIND_NAMES: dict[str, str] = {
+    "quantity": "number with unit",
+    "number": "number",
+    "code": "code span",
+    "command": "command",
+    "flag": "flag",
+    "version": "version",
+    "machine-type": "version",
+    "identifier": "version",
+    "term": "term",
+}
 
 
 def extract_values(text: str) -> list[tuple[str, str]]:
-    """(kind, value) for every checkable value in text, longest spans first, no span inside another."""
-    spans: list[tuple[int, int, str, str]] = []
-    for kind, pattern in _PATTERNS:
-        for match in pattern.finditer(text):
-            group = 1 if pattern.groups else 0
-            value = _strip_trailing(match.group(group).strip())
-            if not value:
-                continue
-            start = match.start(group)
-            spans.append((start, start + len(value), kind, value))
-    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
-    kept: list[tuple[int, int, str, str]] = []
-    for span in spans:
-        if any(k[0] <= span[0] and span[1] <= k[1] for k in kept):
-            continue
-        kept.append(span)
-    return [(kind, value) for _, _, kind, value in kept]
+    """(kind, canonical value) for every checkable value in text, in text order, none inside another."""
+    return [(KIND_NAMES[t.kind], t.value) for t in tokens.values(text)]
 
 
-def appears(value: str, text: str) -> bool:
-    """value occurs in text character for character, not as part of a longer token."""
-    left = r"(?<![\w-])" if value[:1].isalnum() else ""
-    # "v6e" inside "v6e-8" or "tpuv5" inside "tpuv5e" is a different token.
-    right = r"(?![\w]|-\w)" if value[-1:].isalnum() else ""
-    return re.search(left + re.escape(value) + right, text) is not None
+def citable_text(chunk: EvidenceChunk | Chunk) -> str:
+    """What a step may quote from a chunk: its breadcrumbs, its title, then its text (one per line)."""
+    lines: list[str] = []
+    for line in [*chunk.breadcrumbs, chunk.title, chunk.text]:
+        if line and line not in lines:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def grounded(step_text: str, source: str) -> list[Token]:
+    """The values of step_text that source does not state (empty: every value is grounded)."""
+    found = tokens.values(source)
+    return [value for value in tokens.values(step_text) if not tokens.states(source, value, found)]
+
+
+def _shown(value: Token) -> str:
+    where = value.label or value.header
+    return f"{value.value!r} (as {where!r})" if where else repr(value.value)
 
 
 class OwnedLookup(Protocol):
@@ -88,23 +87,35 @@ class _Occurrence:
 
 
 class MappingOwned:
-    """A value → owners mapping behind the OwnedLookup interface (exact whole-token matching)."""
+    """A value → owners mapping behind the OwnedLookup interface: values the grammar reads are
+    matched in canonical form ("8 chips" is found in "eight chips"), other values as whole words.
+    A plain mapping has no context words, so a labelled bare number matches nothing here; the
+    owned-value table (valid.audit.owned) matches those too."""
 
     def __init__(self, owned: Mapping[str, Collection[str]]):
-        self._rows = [_Row(value, list(owners)) for value, owners in owned.items() if value]
+        self._by_key: dict[str, _Row] = {}
+        self._phrases: list[tuple[object, _Row]] = []
+        for value, owners in owned.items():
+            if not value:
+                continue
+            row = _Row(value, list(owners))
+            found = tokens.scan(value)
+            if len(found) == 1 and (found[0].start, found[0].end) == (0, len(value)) and found[0].kind != "number":
+                self._by_key[found[0].key] = row
+            else:
+                self._phrases.append((tokens.phrase_pattern(value), row))
 
     def find(self, text: str) -> list[_Occurrence]:
-        return [_Occurrence(row.value, row) for row in self._rows if appears(row.value, text)]
+        result = [
+            _Occurrence(text[t.start : t.end], self._by_key[t.key]) for t in tokens.scan(text) if t.key in self._by_key
+        ]
+        result += [_Occurrence(m.group(), row) for pattern, row in self._phrases for m in pattern.finditer(text)]
+        return result
 
 
 def owned_values_in(text: str, owned: OwnedLookup) -> list[tuple[str, list[str]]]:
     """Owned values that occur in text, as written, with their owners."""
     return [(occurrence.text, list(occurrence.row.profiles)) for occurrence in owned.find(text)]
-
-
-def _chunk_text(chunk: EvidenceChunk) -> str:
-    # A title is citable text: a reference entry's signature may be its title alone.
-    return f"{chunk.title}\n{chunk.text}"
 
 
 def check_answer(
@@ -160,10 +171,11 @@ def check_answer(
             )
         else:
             citations_ok += 1
-        source = _chunk_text(chunk) if chunk is not None else ""
-        for kind, value in extract_values(step.text):
+        source = citable_text(chunk) if chunk is not None else ""
+        found = tokens.values(source)
+        for value in tokens.values(step.text):
             values += 1
-            if chunk is not None and appears(value, source):
+            if chunk is not None and tokens.states(source, value, found):
                 values_ok += 1
             else:
                 where = chunk.id if chunk is not None else "no chunk given"
@@ -171,21 +183,23 @@ def check_answer(
                     StepFailure(
                         step=index,
                         check="values_grounded",
-                        reason=f"step {index + 1}: the {kind} {value!r} does not appear in the chunk it cites ({where})",
+                        reason=f"step {index + 1}: the {KIND_NAMES[value.kind]} {_shown(value)} does not appear "
+                        f"in the chunk it cites ({where})",
                     )
                 )
 
-    all_text = "\n".join(_chunk_text(chunk) for chunk in chunks)
-    for kind, value in extract_values(draft.answer):
+    sources = [citable_text(chunk) for chunk in chunks]
+    found_in = [tokens.values(source) for source in sources]
+    for value in tokens.values(draft.answer):
         values += 1
-        if appears(value, all_text):
+        if any(tokens.states(source, value, found) for source, found in zip(sources, found_in)):
             values_ok += 1
         else:
             failures.append(
                 StepFailure(
                     step=-1,
                     check="values_grounded",
-                    reason=f"answer: the {kind} {value!r} does not appear in any chunk given",
+                    reason=f"answer: the {KIND_NAMES[value.kind]} {_shown(value)} does not appear in any chunk given",
                 )
             )
 

@@ -104,6 +104,9 @@ class EvidenceChunk(_Model):
     alias: str = Field(description="Per-request citation alias: c1..c5 in fused order.")
     text: str
     title: str
+    breadcrumbs: list[str] = Field(
+        default_factory=list, description="Map title, enclosing topic titles, then the chunk's own title."
+    )
     scope: list[str] = Field(description="Profiles whose build keeps this chunk.")
     code: list[str] = Field(
         default_factory=list, description="The chunk's code phrases and blocks, verbatim (from the export)."

@@ -75,6 +75,10 @@ class OwnedRow(_Model):
     profiles: list[str]
     rule: Rule
     origins: list[Origin]
+    # Quantities: the content words next to the value where the doc set states it (its key's
+    # name, its row label, its clause). A labelled bare number ("HBM per chip: 32") is this
+    # value when its label's words are all among them.
+    context: list[str] = []
 
 
 class Ignored(_Model):
@@ -102,6 +106,10 @@ class OwnedValueTable:
         self.rows = sorted(rows, key=lambda r: (lookup_key(r.value), r.value))
         self.ignored = sorted(ignored, key=lambda i: (lookup_key(i.value), RULE_ORDER[i.rule], i.key or ""))
         self._by_key = {lookup_key(r.value): r for r in self.rows}
+        self._by_number: dict[str, list[OwnedRow]] = {}
+        for r in self.rows:
+            if r.kind == "quantity" and r.context:
+                self._by_number.setdefault(r.value.split(" ", 1)[0], []).append(r)
         # Values that are not a single token of the grammar (scheme-data words and phrases) are
         # found by pattern; everything else by one scan and a dictionary lookup.
         self._patterns = [
@@ -133,7 +141,7 @@ class OwnedValueTable:
         """Owned values in text, as whole tokens, in text order, no two overlapping."""
         candidates: list[Occurrence] = []
         for token in tokens.scan(text):
-            row = self._by_key.get(token.key)
+            row = self._by_key.get(token.key) if token.kind != "number" else self._labelled(token)
             if row is not None:
                 candidates.append(Occurrence(token.start, token.end, text[token.start : token.end], row))
         for pattern, row in self._patterns:
@@ -144,6 +152,17 @@ class OwnedValueTable:
             if all(occ.end <= k.start or occ.start >= k.end for k in kept):
                 kept.append(occ)
         return sorted(kept, key=lambda o: o.start)
+
+    def _labelled(self, token: Token) -> OwnedRow | None:
+        """The owned quantity a labelled bare number stands for: same number, and every content
+        word of its label is in the quantity's context ("HBM per chip: 32" -> "32 GiB")."""
+        need = tokens.words(token.label) | tokens.words(token.header)
+        if not need:
+            return None
+        for row in self._by_number.get(token.value, []):
+            if need <= set(row.context):
+                return row
+        return None
 
     def find_outside(self, text: str, scope: Iterable[str]) -> list[Occurrence]:
         """Owned values in text that no profile of scope owns."""
@@ -200,6 +219,7 @@ class _Draft:
     value: str
     kind: TokenKind
     origins: list[Origin]
+    context: set[str]
 
 
 def owned_values(export: Export) -> OwnedValueTable:
@@ -209,10 +229,12 @@ def owned_values(export: Export) -> OwnedValueTable:
     drafts: dict[str, _Draft] = {}
     ignored: list[Ignored] = []
 
-    def add(value: str, kind: TokenKind, origin: Origin) -> None:
-        draft = drafts.setdefault(lookup_key(value), _Draft(value, kind, []))
+    def add(value: str, kind: TokenKind, origin: Origin, context: Iterable[str] = ()) -> None:
+        draft = drafts.setdefault(lookup_key(value), _Draft(value, kind, [], set()))
         if origin not in draft.origins:
             draft.origins.append(origin)
+        if kind == "quantity":
+            draft.context.update(context)
 
     for owned in export.header.owned_values:
         owners = sorted(set(owned.profiles), key=lambda p: order.get(p, len(order)))
@@ -224,7 +246,7 @@ def owned_values(export: Export) -> OwnedValueTable:
                 ignored.append(Ignored(value=owned.value, rule="keydef", key=owned.key, reason=reason))
             for value, kind in parts:
                 origin = Origin(rule="keydef", profiles=owners, family=family, key=owned.key, source=owned.source)
-                add(value, kind, origin)
+                add(value, kind, origin, tokens.words(owned.key or ""))
         else:
             value_kind = _scheme_value(owned.value)
             if value_kind is None:
@@ -235,15 +257,29 @@ def owned_values(export: Export) -> OwnedValueTable:
             value, kind = value_kind
             add(value, kind, Origin(rule="scheme-data", profiles=owners, family="scheme-data", source=owned.source))
 
-    for key, (value, kind, profile, chunk_id) in sorted(_distinctive(export, profiles).items()):
+    distinctive, contexts = _distinctive(export, profiles)
+    for key, (value, kind, profile, chunk_id) in sorted(distinctive.items()):
         family = f"distinctive:{kind}" + (f":{value.split(' ', 1)[1]}" if kind == "quantity" else "")
-        add(value, kind, Origin(rule="distinctive", profiles=[profile], family=family, chunk=chunk_id))
+        origin = Origin(rule="distinctive", profiles=[profile], family=family, chunk=chunk_id)
+        add(value, kind, origin)
+    for key, words in contexts.items():
+        if key in drafts:
+            drafts[key].context.update(words)
 
     rows = []
     for draft in drafts.values():
         origins = sorted(draft.origins, key=lambda o: (RULE_ORDER[o.rule], o.family, o.profiles))
         union = sorted({p for o in origins for p in o.profiles}, key=lambda p: order.get(p, len(order)))
-        rows.append(OwnedRow(value=draft.value, kind=draft.kind, profiles=union, rule=origins[0].rule, origins=origins))
+        rows.append(
+            OwnedRow(
+                value=draft.value,
+                kind=draft.kind,
+                profiles=union,
+                rule=origins[0].rule,
+                origins=origins,
+                context=sorted(draft.context),
+            )
+        )
     return OwnedValueTable(profiles, rows, ignored)
 
 
@@ -316,18 +352,30 @@ def exposures(export: Export) -> dict[str, list[tuple[Chunk, frozenset[str]]]]:
     return groups
 
 
-def _distinctive(export: Export, profiles: list[str]) -> dict[str, tuple[str, TokenKind, str, str]]:
-    """Rule 2: token key -> (value, kind, owning profile, first evidence chunk)."""
+def _distinctive(
+    export: Export, profiles: list[str]
+) -> tuple[dict[str, tuple[str, TokenKind, str, str]], dict[str, set[str]]]:
+    """Rule 2: token key -> (value, kind, owning profile, first evidence chunk); and, for
+    quantities, key -> the content words next to them in texts shown to exactly one profile."""
     # For each base chunk, the profiles shown each token: a shared step split into variants by a
     # profiled sibling still shows its own tokens to every profile, so it is no evidence.
     evidence: dict[str, dict[str, str]] = {}  # token key -> {profile: first chunk id}
     first: dict[str, Token] = {}
+    contexts: dict[str, set[str]] = {}
     for base, variants in exposures(export).items():
         shown: dict[str, set[str]] = {}
         where: dict[str, str] = {}
         for chunk, scope in variants:
             for text in chunk_texts(chunk):
-                for token in tokens.scan(text):
+                found = tokens.scan(text)
+                if len(scope) == 1 and any(t.kind == "quantity" for t in found):
+                    clauses = tokens.segments(text)
+                    for token in found:
+                        if token.kind == "quantity":
+                            contexts.setdefault(token.key, set()).update(tokens.context(text, token, clauses))
+                for token in found:
+                    if token.kind == "number":
+                        continue  # a bare number is never owned on its own
                     shown.setdefault(token.key, set()).update(scope)
                     where.setdefault(token.key, chunk.id)
                     first.setdefault(token.key, token)
@@ -343,4 +391,4 @@ def _distinctive(export: Export, profiles: list[str]) -> dict[str, tuple[str, To
             ((profile, chunk_id),) = by_profile.items()
             token = first[key]
             result[key] = (token.value, token.kind, profile, chunk_id)
-    return result
+    return result, contexts

@@ -13,16 +13,11 @@ from pathlib import Path
 from typing import Callable
 
 from valid.answer import open_engine
-from valid.answer.check import appears, extract_values
+from valid.answer.check import citable_text
 from valid.evaluate.baseline import Baseline
-from valid.evaluate.score import Cell, failed_cell, score_cell
+from valid.evaluate.score import Cell, failed_cell, grounded, score_cell
 from valid.evaluate.scorecard import Scorecard, build_scorecard
 from valid.evaluate.trapset import TrapQuestion, load_trapset, select_split
-
-
-def grounded(step_text: str, chunk_text: str) -> bool:
-    """Every number with its unit, flag, command and version string of a step is in its chunk."""
-    return all(appears(value, chunk_text) for _, value in extract_values(step_text))
 
 
 def evaluate(
@@ -48,7 +43,7 @@ def evaluate(
         release = engine.release
         chunks = release.get_chunks(release.all_chunk_ids())
         scopes = {chunk.id: set(chunk.in_scope()) for chunk in chunks}
-        texts = {chunk.id: chunk.text for chunk in chunks}
+        texts = {chunk.id: citable_text(chunk) for chunk in chunks}
 
         def run_arm(arm: str, ask: Callable[[TrapQuestion], dict]) -> None:
             for number, question in enumerate(questions, start=1):

@@ -11,6 +11,11 @@ Pure functions. A cell falls in exactly one category:
 
 `correct` says whether the category is what the question expects. A wrong-generation value is scored
 wrong even when it is cited: citing the wrong page does not make the value right.
+
+Expected and forbidden values are found with the value grammar the answer checks use
+(`valid.audit.tokens.mentions`): "eight chips" mentions the forbidden "8 chips", "Chips per VM | 4"
+is mentioned by "Each VM has 4 chips", "8 chips" is not mentioned by "128 chips", and a phrase
+("Compute Engine") is matched as whole words.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any, Callable, Literal, Mapping
 
 from pydantic import BaseModel
 
+from valid.audit import tokens
 from valid.evaluate.trapset import Required, TrapQuestion
 
 Category = Literal["right", "asked", "refused", "wrong_generation", "wrong_other"]
@@ -46,7 +52,14 @@ class Cell(BaseModel):
 
 def _contains(text: str, required: Required) -> bool:
     options = [required] if isinstance(required, str) else required
-    return any(option.lower() in text.lower() for option in options)
+    return any(tokens.mentions(text, option) for option in options)
+
+
+def grounded(step_text: str, chunk_text: str) -> bool:
+    """Every value of a step is stated by the chunk it cites (the answer checks' rule,
+    `valid.audit.tokens.states`; chunk_text is the chunk's citable text: breadcrumbs, title, text)."""
+    found = tokens.values(chunk_text)
+    return all(tokens.states(chunk_text, value, found) for value in tokens.values(step_text))
 
 
 def _answer_texts(answer: Mapping[str, Any]) -> str:
@@ -113,7 +126,7 @@ def score_cell(
 
     wrong_generation = False
     for value in expect.forbidden:
-        if value.lower() in everything.lower():
+        if tokens.mentions(everything, value):
             reasons.append(f"contains {value!r}, which belongs to another generation")
             wrong_generation = True
     if expect.scope:
