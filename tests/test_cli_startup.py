@@ -1,6 +1,6 @@
 """The `valid` command line loads only the area of the command it runs.
 
-`valid ask` must not pay at start-up for the HTTP server, the GitHub client or the XSLT engine
+`valid ask` must not pay at start-up for the HTTP server, the GitHub client (httpx) or the XSLT engine
 (docs/benchmarks.md, "Ask at scale", measures the start-up share). Every command stays reachable:
 the lazy table names exactly the commands the areas contribute.
 """
@@ -52,7 +52,8 @@ def test_every_command_is_listed_and_has_help():
 def test_ask_does_not_load_the_server_the_github_client_or_the_xslt_engine():
     loaded = modules_loaded_by("ask", "--help")
     assert "valid.commands.answer" in loaded
-    for other in ("valid.commands.serve", "valid.commands.audit", "valid.commands.export", "fastapi", "saxonche"):
+    for other in ("valid.commands.serve", "valid.commands.audit", "valid.commands.export", "fastapi", "saxonche",
+                  "valid.audit.github", "httpx"):
         assert other not in loaded, other
     assert not any(m == "valid.serve" or m.startswith("valid.serve.") for m in loaded)
 
