@@ -30,6 +30,7 @@ takes to import the engine and open it (embedding model, Chroma, the owned-value
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -175,63 +176,147 @@ def run_in_process(corpus: Corpus, embedder, n: int, warmup: int) -> Run:
     return run
 
 
+def channel_costs(corpus: Corpus, embedder, repeat: int = 20) -> dict[str, float]:
+    """p50 ms of each call one profile's retrieval makes, on the smallest and largest profile, and
+    of the same Chroma query without a scope filter (for scale; VALID never sends that one)."""
+    from valid.index import Store, open_active, vectors
+
+    questions = [q for q in corpus.questions[:repeat]]
+    out: dict[str, float] = {}
+
+    def p50(call) -> float:
+        walls = []
+        for i in range(repeat):
+            t = time.perf_counter()
+            call(i)
+            walls.append((time.perf_counter() - t) * 1000)
+        return statistics.median(walls)
+
+    out["query embedding"] = p50(lambda i: embedder.embed_query(questions[i % len(questions)]))
+    vecs = [embedder.embed_query(q) for q in questions]
+    with open_active(Store(corpus.state)) as release:
+        by_size = sorted(release.profiles, key=release.count_in_scope)
+        for profile in dict.fromkeys([by_size[0], by_size[-1]]):
+            size = f"{profile}, {release.count_in_scope(profile):,} in scope"
+            out[f"vector search, k=20 ({size})"] = p50(lambda i: release.search_vector(vecs[i % len(vecs)], profile, 20))
+            out[f"BM25 search, k=20 ({size})"] = p50(lambda i: release.search_bm25(questions[i % len(questions)], profile, 20))
+        ids = list(dict.fromkeys(h.chunk_id for h in release.search_bm25(questions[0], by_size[-1], 20)))
+        ids += [h.chunk_id for h in release.search_vector(vecs[0], by_size[-1], 20) if h.chunk_id not in ids]
+        out[f"fetch {len(ids)} chunks"] = p50(lambda i: release.get_chunks(ids))
+        collection = vectors.get_collection(release.store.client, release.manifest.operational.collection)
+        out["Chroma query without a scope filter, k=20"] = p50(
+            lambda i: collection.query(query_embeddings=[vecs[i % len(vecs)]], n_results=20, include=["distances"])
+        )
+    return out
+
+
 # -- CLI ----------------------------------------------------------------------------------------
-def child_env() -> dict:
-    """The child imports the same `valid` as this process (PYTHONPATH may point at another checkout)."""
-    import valid
+@dataclass(frozen=True)
+class Checkout:
+    """Which `valid` a child process imports: this checkout's, or a baseline revision's sidecar."""
 
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(valid.__file__).resolve().parents[1]), env.get("PYTHONPATH")]))
-    return env
+    name: str
+    sidecar: Path
+
+    def env(self) -> dict:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.sidecar), env.get("PYTHONPATH")]))
+        return env
 
 
-def timed(argv: list[str]) -> float:
+def this_checkout() -> Checkout:
+    import valid  # PYTHONPATH may point at another checkout: children import the same one
+
+    return Checkout("this checkout", Path(valid.__file__).resolve().parents[1])
+
+
+def baseline_checkout(revision: str, work: Path) -> Checkout:
+    """The sidecar of `revision` (git archive), for a before/after of the CLI in the same run."""
+    target = work / "baseline"
+    target.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "sidecar"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    label = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", revision], capture_output=True, text=True, check=True)
+    return Checkout(f"baseline {label.stdout.strip()}", target / "sidecar")
+
+
+def timed(argv: list[str], checkout: Checkout) -> float:
     started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=child_env())
+    done = subprocess.run(argv, capture_output=True, text=True, env=checkout.env())
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv[:4])} ... failed ({done.returncode}):\n{done.stderr[-2000:]}")
     return wall * 1000
 
 
-def cli_runs(corpus: Corpus, runs: int, profiles) -> dict[str, list[float]]:
-    """Wall time of `valid ask` in a child process, `runs` questions of each kind."""
-    out: dict[str, list[float]] = {"scoped": [], "unscoped": []}
+def cli_runs(corpus: Corpus, runs: int, profiles, checkouts: list[Checkout]) -> dict[tuple[str, str], list[float]]:
+    """Wall time of `valid ask` in a child process, `runs` questions of each kind, checkouts interleaved."""
+    picked: dict[str, list[str]] = {"scoped": [], "unscoped": []}
     for question in corpus.questions:
         kind = kind_of(question, profiles)
-        if kind in out and len(out[kind]) < runs:
-            out[kind].append(timed([sys.executable, "-m", "valid", "ask", question, "--state", str(corpus.state)]))
-        if all(len(v) >= runs for v in out.values()):
-            break
+        if kind in picked and len(picked[kind]) < runs:
+            picked[kind].append(question)
+    out: dict[tuple[str, str], list[float]] = {}
+    for kind, questions in picked.items():
+        for question in questions:
+            for checkout in checkouts:
+                argv = [sys.executable, "-m", "valid", "ask", question, "--state", str(corpus.state)]
+                out.setdefault((checkout.name, kind), []).append(timed(argv, checkout))
     return out
 
 
-def startup(runs: int) -> dict:
-    """Interpreter start, `valid ask --help`, and the modules `valid ask` imports before it does anything."""
-    bare = [timed([sys.executable, "-c", "pass"]) for _ in range(runs)]
-    help_ = [timed([sys.executable, "-m", "valid", "ask", "--help"]) for _ in range(runs)]
+def startup(runs: int, checkouts: list[Checkout]) -> dict[str, float]:
+    """Interpreter start alone, and `valid ask --help` (interpreter, click and the ask command's imports)."""
+    out = {"python": statistics.median(timed([sys.executable, "-c", "pass"], checkouts[0]) for _ in range(runs))}
+    walls: dict[str, list[float]] = {}
+    for _ in range(runs):
+        for checkout in checkouts:
+            walls.setdefault(checkout.name, []).append(timed([sys.executable, "-m", "valid", "ask", "--help"], checkout))
+    out.update({name: statistics.median(w) for name, w in walls.items()})
+    return out
+
+
+def import_profile(corpus: Corpus, question: str, checkout: Checkout) -> tuple[float, list[tuple[float, str]]]:
+    """`python3 -X importtime -m valid ask QUESTION`: total import ms and the largest top-level imports."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "valid", "ask", "--help"], capture_output=True, text=True, env=child_env()
+        [sys.executable, "-X", "importtime", "-m", "valid", "ask", question, "--state", str(corpus.state), "--no-log"],
+        capture_output=True, text=True, env=checkout.env(),
     )
-    cumulative: dict[str, int] = {}
+    top: list[tuple[float, str]] = []
     for line in done.stderr.splitlines():
-        match = re.match(r"import time:\s+\d+ \|\s+(\d+) \|( *)(\S+)", line)
-        if match and len(match.group(2)) <= 3:  # top-level imports and their direct children
-            cumulative[match.group(3)] = max(cumulative.get(match.group(3), 0), int(match.group(1)))
-    top = sorted(((us / 1000, name) for name, us in cumulative.items() if not name.startswith("encodings")), reverse=True)
-    return {"python": statistics.median(bare), "help": statistics.median(help_), "imports": top[:8]}
+        match = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\S.*)$", line)
+        if match:  # no indentation: a top-level import (its cumulative time includes its children)
+            top.append((int(match.group(1)) / 1000, match.group(2)))
+    return sum(ms for ms, _ in top), sorted(top, reverse=True)[:6]
 
 
-def open_cost(corpus: Corpus) -> float:
-    """A fresh process that imports the engine and opens it (model load, Chroma, owned table), no question."""
-    code = (
-        "import time, sys; t = time.perf_counter(); from valid.answer.engine import open_engine; "
-        f"e = open_engine({str(corpus.state)!r}); e.close(); print((time.perf_counter() - t) * 1000)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env())
+OPEN_LAPS = """
+import json, sys, time
+laps, t = {}, time.perf_counter()
+def lap(name):
+    global t
+    now = time.perf_counter(); laps[name] = (now - t) * 1000; t = now
+import valid.cli, valid.commands.answer, valid.audit.issues, valid.answer.log
+from valid.answer.engine import embedder_for, owned_table
+import chromadb
+from valid.index import Store, open_active
+lap("imports")
+release = open_active(Store(sys.argv[1]))
+lap("open the release")
+embedder = embedder_for(release); embedder.embed_query("warm up")
+lap("embedding model: load and first query")
+owned_table(release)
+lap("owned-value table")
+print(json.dumps(laps))
+"""
+
+
+def open_cost(corpus: Corpus, checkout: Checkout) -> dict[str, float]:
+    """What a fresh process spends before its first question: imports, release, model, owned table."""
+    done = subprocess.run([sys.executable, "-c", OPEN_LAPS, str(corpus.state)], capture_output=True, text=True, env=checkout.env())
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
-    return float(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 # -- report -------------------------------------------------------------------------------------
@@ -295,6 +380,8 @@ def command_line(args) -> str:
     parts.append(f"--questions {args.questions} --warmup {args.warmup}")
     if args.corpus != "sample":
         parts.append(f"--cli-runs {args.cli_runs}")
+        if args.cli_baseline:
+            parts.append(f"--cli-baseline {args.cli_baseline}")
     return " ".join(parts)
 
 
@@ -314,6 +401,9 @@ def main() -> None:
     parser.add_argument("--cli-runs", type=int, default=5,
                         help="`valid ask` child processes per question kind and corpus, 0 to skip (default 5; "
                         "only with generated or both)")
+    parser.add_argument("--cli-baseline", metavar="REV",
+                        help="also time the CLI with the sidecar of this git revision (e.g. main), alternating runs, for a "
+                        "before/after")
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "valid-bench" / "ask",
                         help="where the generated doc set's export and index are kept between runs "
                         "(default ~/.cache/valid-bench/ask)")
@@ -359,26 +449,56 @@ def main() -> None:
         lines += [""] + report_stages(corpus, run)
     lines += ["", f"Peak RSS of the bench process: {peak:.0f} MB. `retrieve` includes the query embedding and, for an "
               "unscoped question, one filtered search per profile."]
+    for corpus in corpora:
+        if corpus.profiles > 3:
+            costs = channel_costs(corpus, embedder)
+            lines += ["", f"Where one profile's retrieval goes on {corpus.name} (p50 ms per call, 20 calls each):", ""]
+            lines += ["| call | p50 ms |", "|---|---:|"] + [f"| {name} | {ms:.1f} |" for name, ms in costs.items()]
 
     if args.cli_runs and args.corpus != "sample":
         print("timing the CLI ...", file=sys.stderr)
-        start = startup(args.cli_runs)
-        lines += ["", f"CLI, `python3 -m valid ask QUESTION --state STATE` in a child process ({args.cli_runs} questions of each kind, wall ms: median, max):", ""]
-        lines += ["| corpus | kind | median | max | runs (ms) |", "|---|---|---:|---:|---|"]
-        for corpus in corpora:
-            for kind, walls in cli_runs(corpus, args.cli_runs, profiles_of(corpus.state)).items():
-                if walls:
-                    lines.append(f"| {corpus.name} | {kind} | {statistics.median(walls):.0f} | {max(walls):.0f} | "
-                                 + ", ".join(f"{w:.0f}" for w in walls) + " |")
-        opens = {corpus.name: open_cost(corpus) for corpus in corpora}
+        checkouts = [this_checkout()]
+        if args.cli_baseline:
+            checkouts.append(baseline_checkout(args.cli_baseline, temp))
+        start = startup(args.cli_runs, checkouts)
         lines += [
             "",
-            f"Start-up: `python3 -c pass` {start['python']:.0f} ms; `python3 -m valid ask --help` (start-up and the CLI's imports) {start['help']:.0f} ms (median of "
-            f"{args.cli_runs}); importing the engine and opening it (model, Chroma, owned-value table), fresh process: "
-            + ", ".join(f"{name} {ms:.0f} ms" for name, ms in opens.items()) + ".",
-            "Largest imports of `python3 -X importtime -m valid ask --help` (cumulative ms): "
-            + ", ".join(f"{name} {ms:.0f}" for ms, name in start["imports"]) + ".",
+            f"CLI: `python3 -m valid ask QUESTION --state STATE` as a child process, {args.cli_runs} questions of each "
+            "kind per corpus (wall ms: median, and max)"
+            + (f", alternating between this checkout and the sidecar of {args.cli_baseline}" if args.cli_baseline else "")
+            + "; what a fresh process spends before its first question (ms: imports, opening the release, loading "
+            "the embedding model with a first query, the owned-value table); the in-process ask p50 above for comparison.",
+            "",
+            "| corpus | code | `valid ask`, scoped | `valid ask`, unscoped | imports (`-X importtime`) | "
+            "before the first question | in-process p50, scoped / unscoped |",
+            "|---|---|---:|---:|---:|---|---:|",
         ]
+        details = []
+        for corpus, run in zip(corpora, runs):
+            profiles = profiles_of(corpus.state)
+            walls = cli_runs(corpus, args.cli_runs, profiles, checkouts)
+            first = next(q for q in corpus.questions if kind_of(q, profiles) == "scoped")
+            for checkout in checkouts:
+                imports, top = import_profile(corpus, first, checkout)
+                laps = open_cost(corpus, checkout)
+                cells = [walls.get((checkout.name, kind), []) for kind in ("scoped", "unscoped")]
+                cells = [f"{statistics.median(w):.0f} (max {max(w):.0f})" if w else "–" for w in cells]
+                lines.append(
+                    f"| {corpus.name} | {checkout.name} | {cells[0]} | {cells[1]} | {imports:.0f} | "
+                    + " + ".join(f"{ms:.0f}" for ms in laps.values()) + f" = {sum(laps.values()):.0f}"
+                    + f" | {percentile(run.wall['scoped'], 50):.0f} / {percentile(run.wall['unscoped'], 50):.0f} |"
+                )
+                details.append(
+                    f"{corpus.name}, {checkout.name}: largest top-level imports of one ask (cumulative ms): "
+                    + ", ".join(f"{name} {ms:.0f}" for ms, name in top) + "."
+                )
+        lines += [
+            "",
+            f"Interpreter alone (`python3 -c pass`): {start['python']:.0f} ms. `python3 -m valid ask --help` (interpreter, "
+            "click and the ask command's imports): "
+            + ", ".join(f"{c.name} {start[c.name]:.0f} ms" for c in checkouts) + f" (medians of {args.cli_runs}).",
+            "",
+        ] + [f"- {line}" for line in details]
     report = "\n".join(lines)
     print(report)
     if not args.no_write:
