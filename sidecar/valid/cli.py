@@ -1,8 +1,11 @@
 """The `valid` command line: a thin shell over the library.
 
 Each area of VALID contributes its commands from `valid.commands.<area>` (a module with a
-`commands` list of click commands). Errors that VALID raises on purpose (ValidError) are printed as
-one line with a non-zero exit; anything else is a bug and keeps its traceback.
+`commands` list of click commands). An area is imported only when one of its commands runs (or
+for `valid --help`): `valid ask` need not load the HTTP server, the GitHub client or the XSLT
+engine before it answers. COMMANDS names each command's area; a test checks it against the
+areas' own lists. Errors that VALID raises on purpose (ValidError) are printed as one line with a
+non-zero exit; anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -15,10 +18,36 @@ import click
 from valid import __version__
 from valid.errors import ValidError
 
-AREAS = ("export", "index", "audit", "answer", "evaluate", "serve")
+# command name -> area (module valid.commands.<area>)
+COMMANDS = {
+    "export": "export",
+    "schema": "export",
+    "index": "index",
+    "releases": "index",
+    "audit": "audit",
+    "ask": "answer",
+    "eval": "evaluate",
+    "report": "evaluate",
+    "demo": "evaluate",
+    "serve": "serve",
+}
+AREAS = tuple(dict.fromkeys(COMMANDS.values()))
+
+
+def area_commands(area: str) -> dict[str, click.Command]:
+    """The commands an area's module contributes, by name (imports the module)."""
+    module = importlib.import_module(f"valid.commands.{area}")
+    return {command.name: command for command in module.commands}
 
 
 class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        area = COMMANDS.get(name)
+        return area_commands(area).get(name) if area else None
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -31,14 +60,3 @@ class _Group(click.Group):
 @click.version_option(__version__, prog_name="valid")
 def main() -> None:
     """VALID: answer only from DITA content profiled for the reader's generation."""
-
-
-for _area in AREAS:
-    try:
-        _module = importlib.import_module(f"valid.commands.{_area}")
-    except ModuleNotFoundError as _err:  # an area not built yet; any other import error is a bug
-        if _err.name != f"valid.commands.{_area}":
-            raise
-        continue
-    for _command in _module.commands:
-        main.add_command(_command)

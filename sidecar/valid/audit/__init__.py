@@ -8,29 +8,35 @@
 The rules are written down in docs/audit.md.
 """
 
-from valid.audit.findings import Finding, find, fingerprint
-from valid.audit.github import GitHubError, GitHubSink, GitHubSyncResult
-from valid.audit.issues import SCOPE_FINDING, Issue, IssueDraft, IssueStore, SyncResult, draft_from_finding
-from valid.audit.load import load_export
-from valid.audit.owned import Occurrence, Origin, OwnedRow, OwnedValueTable, owned_values
+import importlib
 
-__all__ = [
-    "SCOPE_FINDING",
-    "Finding",
-    "GitHubError",
-    "GitHubSink",
-    "GitHubSyncResult",
-    "Issue",
-    "IssueDraft",
-    "IssueStore",
-    "Occurrence",
-    "Origin",
-    "OwnedRow",
-    "OwnedValueTable",
-    "SyncResult",
-    "draft_from_finding",
-    "find",
-    "fingerprint",
-    "load_export",
-    "owned_values",
-]
+# name -> submodule. Imported on first use, so that what needs one part of the audit (the answer
+# engine opens the gap-issue store) does not load the GitHub client (httpx) with it.
+_EXPORTS = {
+    "Finding": "findings",
+    "find": "findings",
+    "fingerprint": "findings",
+    "GitHubError": "github",
+    "GitHubSink": "github",
+    "GitHubSyncResult": "github",
+    "SCOPE_FINDING": "issues",
+    "Issue": "issues",
+    "IssueDraft": "issues",
+    "IssueStore": "issues",
+    "SyncResult": "issues",
+    "draft_from_finding": "issues",
+    "load_export": "load",
+    "Occurrence": "owned",
+    "Origin": "owned",
+    "OwnedRow": "owned",
+    "OwnedValueTable": "owned",
+    "owned_values": "owned",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"valid.audit.{_EXPORTS[name]}"), name)
