@@ -27,6 +27,7 @@ from valid.contracts import ProfileInfo
 
 from valid.answer.answerable import Answerability, assess
 from valid.answer.check import OwnedLookup, check_answer
+from valid.answer.extract import states_an_answer
 from valid.answer.generate import Generator
 from valid.answer.log import QuestionLog
 from valid.answer.models import (
@@ -222,6 +223,12 @@ class AnswerEngine:
                 # Only the values whose own content may answer are offered. Offering costs the
                 # reader one click, so the bar is lower than for answering (docs/answer.md).
                 offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
+                # A generation whose best chunks are all shared by every candidate has nothing of its
+                # own to answer with: choosing it would give the shared text everyone gets.
+                offered = [p for p in offered if self._has_own(retrievals[p], pool)] or offered
+                # And one whose content states no answer of the kind asked (no number for "how
+                # many", no value for "which flag") is not offered either.
+                offered = [p for p in offered if self._states_answer(question, p, retrievals[p])] or offered
                 choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
                 not_used = "Everything: the answer differs by generation, so none was given before you choose."
         else:
@@ -375,6 +382,16 @@ class AnswerEngine:
             gap_issue=issue,
         )
         return refusal, issue
+
+    def _states_answer(self, question: str, profile: str, retrieval: RetrievalOutcome) -> bool:
+        request = GenerationRequest(
+            question=question, scope=[profile], labels=[self._labels[profile]], chunks=list(retrieval.chunks)
+        )
+        return states_an_answer(request)
+
+    @staticmethod
+    def _has_own(retrieval: RetrievalOutcome, pool: Sequence[str]) -> bool:
+        return any(not set(pool) <= set(chunk.scope) for chunk in retrieval.chunks[:SHARED_DEPTH])
 
     def _answerable_in(self, question, resolution, profiles, pool, retrievals) -> list[str]:
         names = self._names(resolution)

@@ -398,6 +398,13 @@ class OfflineExtractive:
         )
 
 
+def states_an_answer(request: GenerationRequest) -> bool:
+    """Whether the request's chunks hold a unit that fits the question's kind (a number for a count,
+    a value for a value question, names for a names question); other kinds always may be answered."""
+    asked, ranked = OfflineExtractive()._rank(request)
+    return asked.kind not in _PIECE_KINDS or any(_kind_fits(asked, unit) for _, unit in ranked)
+
+
 def _name_terms(names) -> set[str]:
     out: set[str] = set()
     for name in names:
@@ -416,5 +423,7 @@ def answer_line(unit: Unit, asked: Asked) -> str:
         pieces = [p.strip() for p in _pieces(Unit(0, 0, "paragraph", unit.text, ""))]
         line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code), len(terms(p) & asked.terms)))
     if asked.kind == "yesno":
-        return ("No. " if _NEGATION.search(line) else "Yes. ") + line
+        verdict = "No." if _NEGATION.search(line) else "Yes."
+        # A table row keeps its own line, so its label stays the label of its value.
+        return f"{verdict}\n{line}" if unit.kind == "row" else f"{verdict} {line}"
     return line
