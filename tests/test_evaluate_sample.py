@@ -51,11 +51,13 @@ def test_at_least_54_of_60_scoped_questions_are_right(evaluated):
     assert sum(c.correct for c in scoped) >= 54
 
 
-def test_every_unscoped_question_is_asked_with_every_generation_offered(evaluated):
+def test_unscoped_questions_are_asked_with_the_expected_choices(evaluated):
+    # The bar of the issue that narrowed the choices: at least 90%, and none answered wrongly.
     _, card, _ = evaluated
     unscoped = cells(card, "valid", "unscoped")
     assert len(unscoped) == 10
-    assert all(c.category == "asked" and c.correct for c in unscoped)
+    assert sum(c.category == "asked" and c.correct for c in unscoped) >= 9
+    assert not any(c.category == "wrong_generation" for c in unscoped)
 
 
 def test_each_two_generation_question_gets_one_answer_per_generation(evaluated):
