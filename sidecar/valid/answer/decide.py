@@ -45,7 +45,7 @@ from valid.answer.models import (
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchors, question_words
-from valid.answer.retrieve import ReleaseHandle, retrieve_in_scope, route
+from valid.answer.retrieve import ReleaseHandle, deeper, retrieve_in_scope, route
 from valid.answer.scope import resolve_scope, search_text
 
 MAX_REVISIONS = 2
@@ -228,7 +228,7 @@ class AnswerEngine:
                 offered = [p for p in offered if self._has_own(retrievals[p], pool)] or offered
                 # And one whose content states no answer of the kind asked (no number for "how
                 # many", no value for "which flag") is not offered either.
-                offered = [p for p in offered if self._states_answer(question, p, retrievals[p])] or offered
+                offered = [p for p in offered if self._states_answer(question, p, retrievals[p].chunks)] or offered
                 choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
                 not_used = "Everything: the answer differs by generation, so none was given before you choose."
         else:
@@ -251,6 +251,10 @@ class AnswerEngine:
                     )
                     continue
                 chunks = [*retrieval.chunks, *found.extra]
+                extra_depth = getattr(self.generator, "evidence_depth", len(retrieval.chunks)) - len(retrieval.chunks)
+                if extra_depth > 0:
+                    # Same scope, same ranking, only deeper (the offline answerer reads 8 chunks).
+                    chunks += [c for c in deeper(self.release, retrieval, extra_depth) if all(c.id != k.id for k in chunks)]
                 chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
                 attempts[profile] = self._loop(question, [profile], chunks, stages, key=profile, matched=resolution.matched)
             answered = [attempts[p].answered for p in scope if attempts[p].answered]
@@ -383,10 +387,8 @@ class AnswerEngine:
         )
         return refusal, issue
 
-    def _states_answer(self, question: str, profile: str, retrieval: RetrievalOutcome) -> bool:
-        request = GenerationRequest(
-            question=question, scope=[profile], labels=[self._labels[profile]], chunks=list(retrieval.chunks)
-        )
+    def _states_answer(self, question: str, profile: str, chunks) -> bool:
+        request = GenerationRequest(question=question, scope=[profile], labels=[self._labels[profile]], chunks=list(chunks))
         return states_an_answer(request)
 
     @staticmethod

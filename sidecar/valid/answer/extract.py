@@ -307,6 +307,9 @@ class OfflineExtractive:
     name = "offline"
     model = None
     deterministic = True
+    # Fused chunks read per answer: more than a model is sent (5), because a verbatim answer must be
+    # found as written, and on the trap sets' dev halves the chunk stating a value was often 6th-8th.
+    evidence_depth = 8
 
     def __init__(self, max_steps: int = 3, keep_ratio: float = 0.6, specific_boost: float = 1.5):
         self.max_steps = max_steps
@@ -378,7 +381,8 @@ class OfflineExtractive:
             # Nothing in scope states a number, a value or the names asked for: abstain rather than
             # quote a sentence around it. (A procedure or an explanation may be told in prose.)
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
-        scored = fitting or scored
+        if asked.kind in _PIECE_KINDS:
+            scored = fitting  # a number, a value or names, or nothing; other kinds prefer a fit by score only
         if not scored:
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
         best = scored[0][0]

@@ -101,7 +101,7 @@ class EvidenceChunk(_Model):
     """One in-scope chunk as the generator sees it."""
 
     id: str
-    alias: str = Field(description="Per-request citation alias: c1..c5 in fused order.")
+    alias: str = Field(description="Per-request citation alias: c1, c2, … in fused order.")
     text: str
     title: str
     breadcrumbs: list[str] = Field(

@@ -5,7 +5,7 @@ each source sits between fence lines carrying a per-request token derived from t
 themselves, and any fence-like line inside a source is neutralised, so a source cannot close its
 own fence. The model gets no tools. The scope and the citations are constrained by enums in the
 response schema: `scope` allows only the profiles of this answer, `cite` only the per-request
-aliases c1..c5, which Python maps back to chunk ids (long chunk ids would strain the schema's enum
+aliases c1, c2, … (one per source), which Python maps back to chunk ids (long chunk ids would strain the schema's enum
 budget, and an alias outside the enum is caught by the checks anyway).
 """
 

@@ -29,6 +29,7 @@ from valid.answer.text import terms, with_typos_resolved
 CHANNEL_DEPTH = 20  # hits taken from each channel before fusion
 ROUTE_DEPTH = 100  # hits taken from each channel when routing a question that names no generation
 TOP_K = 5  # fused chunks given to the generator
+DEEPER = 3  # default number of further fused chunks `deeper` fetches
 SIMILARITY_FLOOR = 0.55  # cosine similarity that counts as relevant on its own (docs/answer.md)
 COVERAGE_FLOOR = 0.5  # share of the question's content words found in the retrieved chunks
 
@@ -121,6 +122,17 @@ def route(release, embedder: Embedder, question: str, profiles: Sequence[str]) -
         }
         outcomes[profile] = _outcome(release, question, profile, own, list(reasons), release.count_in_scope(profile), chunks)
     return outcomes
+
+
+def deeper(release: ReleaseHandle, outcome: RetrievalOutcome, n: int = DEEPER) -> list[EvidenceChunk]:
+    """The next `n` fused chunks after the top ones (same scope, same ranking: only deeper)."""
+    ids = [hit.chunk_id for hit in outcome.fused[len(outcome.chunks) : len(outcome.chunks) + n]]
+    chunks = _chunks_by_id(release, ids) if ids else {}
+    return [
+        EvidenceChunk(id=i, alias="", text=chunks[i].text, title=chunks[i].title, scope=chunks[i].in_scope(), code=list(chunks[i].code))
+        for i in ids
+        if chunks[i].scope.get(outcome.profile, False)
+    ]
 
 
 def _embed(embedder: Embedder, question: str) -> list[float]:
