@@ -111,7 +111,7 @@ def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline,
     if markdown:
         md = Path(markdown)
         command = "valid eval " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else "valid eval"
-        md.write_text(render_markdown(card, command), encoding="utf-8")
+        md.write_text(render_markdown(card, command, md.with_suffix(".svg").name), encoding="utf-8")
         md.with_suffix(".svg").write_text(render_svg(card), encoding="utf-8")
         _say(f"scorecard written to {md}")
     for line in _gate_lines(card):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import math
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Iterable
 
 from pydantic import BaseModel
@@ -237,13 +238,21 @@ table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;paddi
 """
 
 
-def render_markdown(card: Scorecard, command: str) -> str:
+def render_markdown(card: Scorecard, command: str, chart_name: str | None = None) -> str:
     """The scorecard as a Markdown page for docs/: gate, per arm and stratum, and every miss."""
+    chart = Path(chart_name).name if chart_name else "scorecard.svg"
+    half = {"test": "the **test half** of the trap set", "dev": "the **dev half** of the trap set"}.get(card.split, "the whole trap set")
     lines = [
         "# Trap-set scorecard",
         "",
-        f"Produced by `{command}` on release `{card.release}` ({card.questions} questions,",
-        f"trap set `{card.trapset}`). Chart: [scorecard.svg](scorecard.svg).",
+        f"Produced by `{command}` on release `{card.release}` ({card.questions} questions of {half},",
+        f"trap set `{card.trapset}`). Chart: [{chart}]({chart}).",
+        "",
+        "What was tuned on what: the relevance floors, the answerer's weights and the choice floor were set",
+        "on the dev halves of the bundled trap sets only (see docs/answer.md); the test half is reported",
+        "here. Two gate metrics cannot fail for the offline extractive answerer, which copies in-scope text",
+        "verbatim: citations in scope and values grounded. They are gates for a model (Gemini), whose",
+        "drafts can cite or state anything.",
         "",
         f"**Gate: {'passed' if card.gate.passed else 'FAILED'}** — wrong-generation answers {card.gate.wrong_generation}, "
         f"citations in scope {card.gate.citations_in_scope}, values grounded {card.gate.values_grounded}, "
