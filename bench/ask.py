@@ -448,7 +448,7 @@ def main() -> None:
     for corpus, run in zip(corpora, runs):
         lines += [""] + report_stages(corpus, run)
     lines += ["", f"Peak RSS of the bench process: {peak:.0f} MB. `retrieve` includes the query embedding and, for an "
-              "unscoped question, one filtered search per profile."]
+              "unscoped question, every search it takes to route it (per profile, or one over their union)."]
     for corpus in corpora:
         if corpus.profiles > 3:
             costs = channel_costs(corpus, embedder)
