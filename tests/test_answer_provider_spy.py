@@ -9,9 +9,9 @@ export's own scope table: a chunk given to a generation request is kept by every
 request, a profile's retrieval lists only chunks of that profile, the embedder sees no chunk text.
 
 The mutation control plants the bug the spy exists for: the release handle's scope filter dropped
-from both channels (Chroma `where`, the FTS5 scope clause), together with the handle's fail-closed
-id check and the scope the handle reports for the chunks it returns (the last line of defence in
-retrieval reads it). Under that mutation the same questions must make the spy report out-of-scope
+from both channels (Chroma `where`, the FTS5 scope clause; one profile's and the routing union's),
+together with the handle's fail-closed id check and the scope the handle reports for the chunks it
+returns (the last line of defence in retrieval, and routing's split by generation, read it). Under that mutation the same questions must make the spy report out-of-scope
 chunks at the generator and in the log; if they did not, the spy would be blind to the leak it is
 there to catch.
 """
@@ -153,6 +153,7 @@ def drop_scope_filter(monkeypatch, release):
     from valid.index import fts, vectors
 
     monkeypatch.setattr(vectors, "scope_filter", lambda profile: None)
+    monkeypatch.setattr(vectors, "scope_filter_any", lambda profiles: None)  # routing a question naming none
     monkeypatch.setattr(fts, "column", lambda profile: "1")
     fetch = release.get_chunks
 
@@ -179,3 +180,7 @@ def test_the_spy_fails_when_the_scope_filter_is_dropped(state, truth, server, tm
     # always holds another generation's chunk.
     leaking = {d.question for _, d in seen if any(p.startswith("generation request") for p in check_ask(truth, d))}
     assert "Which frameworks are supported on TPU v5p?" in leaking
+    # A question that names no generation is routed over every generation: each one's share of the
+    # routing hits, as logged, holds other generations' chunks.
+    routed = {d.question for _, d in seen if any(p.startswith("question log: retrieval") for p in check_ask(truth, d))}
+    assert "How many chips per host?" in routed
