@@ -147,7 +147,7 @@ def test_external_and_non_dita_references_are_not_loaded(tmp_path):
     assert [w.feature for w in docset.warnings] == ["non-dita-reference"]
 
 
-def test_unsupported_features_are_warned_not_dropped_silently(tmp_path):
+def test_conref_push_is_warned_and_supported_map_features_are_not(tmp_path):
     write(
         tmp_path,
         {
@@ -158,7 +158,9 @@ def test_unsupported_features_are_warned_not_dropped_silently(tmp_path):
         },
     )
     docset = load(tmp_path / "m.ditamap")
-    assert sorted(w.feature for w in docset.warnings) == ["conaction", "copy-to", "ditavalref", "keyscope"]
+    # key scopes, copy-to and branch filtering are preprocessed (test_keyscopes, test_copy_to,
+    # test_branch_filtering); conref push is only detected
+    assert [(w.feature, w.path, w.line) for w in docset.warnings] == [("conaction", "a.dita", 1)]
 
 
 # --------------------------------------------------------------------------- what is refused

@@ -35,7 +35,7 @@
   </xsl:function>
 
   <!-- The chunk records of one topic element (not of its nested topics).
-       $context: map{'profile', 'src-base', 'job-dir', 'map-title'}. -->
+       $context: map{'profile', 'src-base', 'job-dir', 'map-title', 'renamed'}. -->
   <xsl:function name="v:topic-chunks" as="map(*)*">
     <xsl:param name="topic" as="element()"/>
     <xsl:param name="context" as="map(*)"/>
@@ -88,12 +88,16 @@
   </xsl:function>
 
   <!-- "<topic file path>#<topic id>": the topic file's source path relative to the run's src-base
-       (the temp path relative to the job directory if the topic has no @xtrf). -->
+       (the temp path relative to the job directory if the topic has no @xtrf); for a renamed copy
+       of a topic (context 'renamed', see v:renamed), the copy's own @result path. -->
   <xsl:function name="v:topic-key" as="xs:string">
     <xsl:param name="topic" as="element()"/>
     <xsl:param name="context" as="map(*)"/>
+    <xsl:variable name="result" as="xs:string?" select="
+      map:get(($context?renamed, map{})[1], v:uri-key(string(document-uri(root($topic)))))"/>
     <xsl:variable name="path" select="
-      if ($topic/@xtrf) then v:relative-path($topic/@xtrf, $context?src-base)
+      if (exists($result)) then v:relative-path($result, $context?src-base)
+      else if ($topic/@xtrf) then v:relative-path($topic/@xtrf, $context?src-base)
       else v:relative-path(string(document-uri(root($topic))), $context?job-dir)"/>
     <xsl:sequence select="$path || '#' || $topic/@id"/>
   </xsl:function>

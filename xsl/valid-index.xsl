@@ -144,7 +144,8 @@
     <xsl:param name="src-base" as="xs:string"/>
     <xsl:param name="map-title" as="xs:string"/>
     <xsl:variable name="context" select="map{
-      'profile': $job?profile, 'src-base': $src-base, 'job-dir': $job?dir, 'map-title': $map-title}"/>
+      'profile': $job?profile, 'src-base': $src-base, 'job-dir': $job?dir, 'map-title': $map-title,
+      'renamed': $job?renamed}"/>
     <xsl:sequence select="$job?topics ! v:topic-chunks(., $context)"/>
   </xsl:function>
 

@@ -6,13 +6,19 @@ The order is DITA-OT's (filter-stage=early), because the order decides scope:
    carries the mapref's attributes; the submap root's profiling attributes are copied onto its
    first-level topicrefs that lack their own (DITA-OT's maprefImpl, dita-filtering.md §B.3);
 2. filter the map: an element whose own attributes exclude it goes, with its subtree;
-3. build the key space from the filtered map: first surviving definition in document order
-   (key scopes: warned, treated as one flat space); resolve topicref keyrefs to hrefs;
-4. reach topics only through kept references (no link crawl);
-5. filter each topic the same way, then resolve conref/conkeyref (the target filtered in its own
+3. branch filtering (`ditavalref`, valid.dita.branches): split branches, filter each by its
+   DITAVALs on top of the profile's, and name the branch copies of topics; `@copy-to` names a copy
+   of its topic (ignored, with a warning, when it names a file that exists, as in DITA-OT);
+4. build the key spaces from the filtered map (key scopes, valid.dita.keyspace) and resolve
+   topicref keyrefs to hrefs in each topicref's scope; a topic with key references that is
+   referenced from several key scopes is resolved once per scope, the second and later under
+   `<name>-<n>.<ext>` (DITA-OT's KeyrefModule);
+5. reach topics only through kept references (no link crawl);
+6. filter each topic the same way (a branch copy also by its branch DITAVALs), then resolve
+   conref/conkeyref (the target filtered in its own
    file by its own path; a target that is gone drops the referencing element, as DITA-OT does) and
-   keyref text;
-6. write the files and `.job.xml` (docs/architecture.md, "The job directory").
+   keyref text in the topic's key scope;
+7. write the files and `.job.xml` (docs/architecture.md, "The job directory").
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from urllib.parse import quote, unquote
 from lxml import etree
 
 from valid.contracts import ExportWarning
-from valid.dita import classes
-from valid.dita.ditaval import Ditaval, Filter, props_chains
+from valid.dita import branches, classes, keyspace
+from valid.dita.ditaval import Ditaval, Filter, props_chains, read_ditaval
 from valid.dita.loader import (
     VALID_NS,
     XPATH_ATTR,
@@ -41,7 +47,7 @@ from valid.dita.loader import (
     reference_format,
     split_href,
 )
-from valid.errors import DitaError
+from valid.errors import DitaError, DitavalError
 
 UNFILTERED = "_unfiltered"
 
@@ -63,6 +69,20 @@ class JobFile:
     resource_only: bool = False
     conref_target: bool = False
     kept: bool = True  # False: the topic root was excluded; the file is written empty
+    uri: str = ""  # where the file is in the job directory; a copy's own name, else the source's
+    path: Path | None = None  # the file's name in the doc set (a copy's generated name)
+
+    def __post_init__(self) -> None:
+        self.uri = self.uri or self.source.job_uri
+        self.path = self.path or self.source.file
+
+
+@dataclass(frozen=True)
+class Output:
+    """A topic file of the job: its source and the branch filters applied on top of the profile's."""
+
+    source: SourceFile
+    filters: tuple[Filter, ...] = ()
 
 
 @dataclass
@@ -106,9 +126,12 @@ class _Preprocessor:
         self.name = name
         self.warnings: list[ExportWarning] = []
         self.by_uri = {sf.uri: sf for sf in docset.files.values()}
-        self.filtered: dict[Path, etree._Element | None] = {}
+        self.filtered: dict[tuple[Path, tuple[Filter, ...]], etree._Element | None] = {}
         self.keys: dict[str, etree._Element] = {}
         self.conref_targets: list[Path] = []
+        self.outputs: dict[Path, Output] = {}  # named copies and branch-filtered files
+        self.scopes: dict[Path, keyspace.KeyScope] = {}  # the key scope each output resolves in
+        self.branch_filters: dict[Path, Filter] = {}
 
     # ------------------------------------------------------------------------- driver
 
@@ -120,18 +143,30 @@ class _Preprocessor:
         kept_map = self._filter(resolved, chains)
         if kept_map is None:
             raise DitaError(root_map.path, root_map.root.sourceline, f"profile {self.name} excludes the root map itself")
-        self.keys = self._key_space(kept_map)
+        self._ignore_copy_to_existing(kept_map)
+        if branches.has_branches(kept_map):
+            self._check_root_ditavalrefs(kept_map)
+            branches.apply(kept_map, chains, self._branch_filter)
+        self._name_outputs(kept_map)
+        self.root_scope = keyspace.build(kept_map)
         self._resolve_topicref_keys(kept_map)
+        self._scope_copies(kept_map)
+        self.keys = self.root_scope.keys
         self._resolve_conrefs(kept_map, [])
         references = self._topic_references(kept_map)
 
         files: list[JobFile] = [JobFile(root_map, "ditamap", input=True)]
         outputs: dict[Path, etree._Element | None] = {}
+        self.written: dict[Path, SourceFile] = {}
         for file, resource_only in references.items():
-            sf = docset.files[file]
-            topic = self._resolved_topic(sf)
+            out = self._output(file)
+            topic = self._resolved_topic(out, file)
             outputs[file] = topic
-            files.append(JobFile(sf, sf.format, resource_only=resource_only, kept=topic is not None))
+            self.written[file] = out.source
+            files.append(
+                JobFile(out.source, out.source.format, resource_only=resource_only, kept=topic is not None,
+                        uri=self._job_uri(file), path=file)
+            )
         # Conref targets reached from the written files (transitively) are in the job too.
         index = 0
         while index < len(self.conref_targets):
@@ -140,20 +175,21 @@ class _Preprocessor:
             if file in outputs or file == root_map.file:
                 continue
             sf = docset.files[file]
-            topic = self._resolved_topic(sf)
+            topic = self._resolved_topic(Output(sf), file)
             outputs[file] = topic
+            self.written[file] = sf
             files.append(
                 JobFile(sf, sf.format, resource_only=True, conref_target=True, kept=topic is not None)
             )
         for jf in files:
-            if jf.source.file in self.conref_targets:
+            if jf.path in self.conref_targets:
                 jf.conref_target = True
         self._warn_link_only_topics(outputs)
 
         job_dir.mkdir(parents=True, exist_ok=True)
         _write(job_dir / root_map.job_uri, kept_map)
         for file, topic in outputs.items():
-            _write(job_dir / docset.files[file].job_uri, topic)
+            _write(job_dir / self._job_uri(file), topic)
         job = Job(self.name, job_dir, files, self.warnings)
         _write_job_xml(job, docset)
         return job
@@ -201,15 +237,16 @@ class _Preprocessor:
         return (self.docset.map_dir / unquote(path)).resolve()
 
     def _rebase_map_element(self, el: etree._Element, sf: SourceFile) -> None:
-        href = el.get("href")
-        if href is None or is_external(el) or has_url_scheme(href):
-            return
-        path, fragment = split_href(href)
-        if not path:
-            return
-        target = (sf.file.parent / unquote(path)).resolve()
-        rel = quote(Path(os.path.relpath(target, self.docset.map_dir)).as_posix(), safe="/-._~")
-        el.set("href", rel + (f"#{fragment}" if fragment is not None else ""))
+        for att in ("href", "copy-to"):
+            href = el.get(att)
+            if href is None or is_external(el) or has_url_scheme(href):
+                continue
+            path, fragment = split_href(href)
+            if not path:
+                continue
+            target = (sf.file.parent / unquote(path)).resolve()
+            rel = quote(Path(os.path.relpath(target, self.docset.map_dir)).as_posix(), safe="/-._~")
+            el.set(att, rel + (f"#{fragment}" if fragment is not None else ""))
 
     def _submap(self, mapref: etree._Element, submap: etree._Element, sub: SourceFile) -> etree._Element:
         wrapper = etree.Element("submap")
@@ -217,6 +254,10 @@ class _Preprocessor:
             if att not in ("href", "format", "class"):
                 wrapper.set(att, value)
         wrapper.set("class", classes.SUBMAP_CLASS)
+        # A keyscope on the referenced map's root scopes the submap too (DITA 1.3 key scopes).
+        names = dict.fromkeys([*(mapref.get("keyscope") or "").split(), *(submap.get("keyscope") or "").split()])
+        if names:
+            wrapper.set("keyscope", " ".join(names))
         if classes.has_class(submap, classes.SUBJECT_SCHEME) or mapref.get("type") == "subjectScheme":
             # Inlined schemes are resource-only, as in DITA-OT: their subjects are not content.
             wrapper.set("processing-role", wrapper.get("processing-role") or "resource-only")
@@ -236,10 +277,126 @@ class _Preprocessor:
             wrapper.append(child)
         return wrapper
 
-    def _filter(self, root: etree._Element, chains) -> etree._Element | None:
-        """Remove every element whose own attributes exclude it (with its subtree); None if the root goes."""
-        flt = self.filter
-        if root.get("class") is not None and flt.excludes(root.attrib, chains):
+    # ------------------------------------------------------------------------- copies, branches, key scopes
+
+    def _ignore_copy_to_existing(self, kept_map: etree._Element) -> None:
+        """DITA-OT ignores a @copy-to that names an existing file (DOTX064W): the topic keeps its name."""
+        for el in kept_map.iter():
+            if not isinstance(el.tag, str) or not el.get("copy-to"):
+                continue
+            copy_to = el.get("copy-to")
+            target = self._map_target(copy_to) if not has_url_scheme(copy_to) else None
+            if target is not None and (target in self.docset.files or target.exists()):
+                self._warn(el, "copy-to", f"copy-to '{copy_to}' names an existing file; the attribute is ignored")
+                del el.attrib["copy-to"]
+
+    def _check_root_ditavalrefs(self, kept_map: etree._Element) -> None:
+        refs = [c for c in kept_map if isinstance(c.tag, str) and branches.DITAVALREF in (c.get("class") or "")]
+        if len(refs) > 1:
+            raise DitaError(
+                self._path_of(refs[1]), _line_of(refs[1]),
+                "a root map holds at most one <ditavalref>; put several in topicgroups (one branch each)",
+            )
+
+    def _branch_filter(self, ref: etree._Element) -> Filter:
+        """The filter of a ditavalref's DITAVAL (no subject-scheme refinement, as in DITA-OT)."""
+        href = ref.get("href") or ""
+        path = self._map_target(href) if href and not has_url_scheme(href) else None
+        if path is None:
+            raise DitaError(self._path_of(ref), _line_of(ref), "<ditavalref> has no local @href to a DITAVAL file")
+        if path not in self.branch_filters:
+            if not path.is_relative_to(self.docset.root_dir):
+                raise DitaError(
+                    self._path_of(ref), _line_of(ref),
+                    f"ditavalref '{href}' points outside the doc-set root; widen it with --root if this is intended",
+                )
+            try:
+                ditaval = read_ditaval(path, display=self.docset.display(path))
+            except DitavalError as err:
+                raise DitaError(self._path_of(ref), _line_of(ref), f"ditavalref '{href}': {err}") from None
+            self.branch_filters[path] = Filter(ditaval)
+        return self.branch_filters[path]
+
+    def _name_outputs(self, kept_map: etree._Element) -> None:
+        """Point renamed topicrefs (branch copies, @copy-to) at their copies and record what each
+        copy is: its source topic and the branch filters on top of the profile's."""
+        for el in kept_map.iter():
+            if not isinstance(el.tag, str) or classes.TOPICREF not in (el.get("class") or ""):
+                continue
+            name = el.attrib.pop(branches.COPY_TO, None) or el.attrib.pop("copy-to", None)
+            el.attrib.pop("copy-to", None)
+            if branches.DITAVALREF in (el.get("class") or ""):
+                continue
+            href = el.get("href")
+            if not href or is_external(el) or has_url_scheme(href) or reference_format(el, split_href(href)[0]) != "dita":
+                continue
+            source = self.docset.files.get(self._map_target(href))
+            if source is None:
+                continue
+            filters = tuple(self._branch_filter(r) for r in branches.branch_ditavalrefs(el))
+            if name:
+                fragment = split_href(href)[1]
+                self.outputs.setdefault(self._map_target(name), Output(source, filters))
+                el.set("href", split_href(name)[0] + (f"#{fragment}" if fragment is not None else ""))
+            elif filters:
+                self.outputs.setdefault(source.file, Output(source, filters))
+
+    def _scope_copies(self, kept_map: etree._Element) -> None:
+        """Give every referenced topic the key scope of its first reference; a topic with key
+        references referenced from another scope is resolved again as `<name>-<n>.<ext>`."""
+        usage: dict[Path, int] = {}
+        named: dict[tuple[int, Path], Path] = {}
+        for el in kept_map.iter():
+            if not isinstance(el.tag, str) or classes.TOPICREF not in (el.get("class") or ""):
+                continue
+            href = el.get("href")
+            if not href or is_external(el) or has_url_scheme(href) or reference_format(el, split_href(href)[0]) != "dita":
+                continue
+            path = self._map_target(href)
+            if path is None or (path not in self.outputs and path not in self.docset.files):
+                continue
+            scope = keyspace.scope_of(self.root_scope, el)
+            if not _has_key_references(self._output(path).source.root):
+                self.scopes.setdefault(path, scope)
+                continue
+            task = (id(scope), path)
+            if usage.get(path, 0) and task in named:
+                new = named[task]
+            else:
+                used = usage.get(path, 0) + (0 if _processing_role(el) == "resource-only" else 1)
+                usage[path] = used
+                new = self._unused(path.with_name(f"{path.stem}-{used - 1}{path.suffix}")) if used > 1 else path
+                if new != path:
+                    self.outputs[new] = self._output(path)
+                named[task] = new
+            self.scopes.setdefault(new, scope)
+            if new != path:
+                fragment = split_href(href)[1]
+                el.set("href", self._map_href(new) + (f"#{fragment}" if fragment is not None else ""))
+
+    def _unused(self, path: Path) -> Path:
+        while path in self.outputs or path in self.docset.files or path.exists():
+            path = path.with_name(f"{path.stem}-1{path.suffix}")
+        return path
+
+    def _output(self, path: Path) -> Output:
+        return self.outputs.get(path) or Output(self.docset.files[path])
+
+    def _job_uri(self, path: Path) -> str:
+        return Path(os.path.relpath(path, self.docset.root_dir)).as_posix()
+
+    def _map_href(self, path: Path) -> str:
+        return quote(Path(os.path.relpath(path, self.docset.map_dir)).as_posix(), safe="/-._~")
+
+    def _filter(self, root: etree._Element, chains, extra: tuple[Filter, ...] = ()) -> etree._Element | None:
+        """Remove every element whose own attributes exclude it (with its subtree); None if the root goes.
+        An element goes when the profile's filter or any of the extra (branch) filters excludes it."""
+        filters = (self.filter, *extra)
+
+        def excluded(el: etree._Element) -> bool:
+            return el.get("class") is not None and any(f.excludes(el.attrib, chains) for f in filters)
+
+        if excluded(root):
             return None
         stack = [root]
         while stack:
@@ -247,20 +404,11 @@ class _Preprocessor:
             for child in list(parent):
                 if not isinstance(child.tag, str):
                     continue
-                if child.get("class") is not None and flt.excludes(child.attrib, chains):
+                if excluded(child):
                     _remove(child)
                 else:
                     stack.append(child)
         return root
-
-    def _key_space(self, kept_map: etree._Element) -> dict[str, etree._Element]:
-        keys: dict[str, etree._Element] = {}
-        for el in kept_map.iter():
-            if not isinstance(el.tag, str):
-                continue
-            for key in (el.get("keys") or "").split():
-                keys.setdefault(key, el)  # the first surviving definition wins
-        return keys
 
     def _resolve_topicref_keys(self, kept_map: etree._Element) -> None:
         for el in kept_map.iter():
@@ -269,7 +417,7 @@ class _Preprocessor:
             if classes.TOPICREF not in (el.get("class") or ""):
                 continue
             key = el.get("keyref").split("/")[0]
-            definition = self.keys.get(key)
+            definition = keyspace.scope_of(self.root_scope, el).keys.get(key)
             if definition is None:
                 if el.get("href") is None:
                     self._warn(el, "keyref", f"key '{key}' is not defined in profile {self.name}; the topicref has no target")
@@ -293,7 +441,7 @@ class _Preprocessor:
             if has_url_scheme(href) or reference_format(el, split_href(href)[0]) != "dita":
                 continue
             target = self._map_target(href)
-            if target is None or target not in self.docset.files:
+            if target is None or (target not in self.docset.files and target not in self.outputs):
                 continue
             resource_only = _processing_role(el) == "resource-only"
             found[target] = found.get(target, True) and resource_only
@@ -301,17 +449,20 @@ class _Preprocessor:
 
     # ------------------------------------------------------------------------- topics
 
-    def _filtered(self, sf: SourceFile) -> etree._Element | None:
-        """The file filtered by this profile (unresolved): the source of conref targets."""
-        if sf.file not in self.filtered:
+    def _filtered(self, sf: SourceFile, extra: tuple[Filter, ...] = ()) -> etree._Element | None:
+        """The file filtered by this profile (and branch filters; unresolved): the source of conref targets."""
+        key = (sf.file, extra)
+        if key not in self.filtered:
             root = copy.deepcopy(sf.root)
-            self.filtered[sf.file] = self._filter(root, _file_chains(root))
-        return self.filtered[sf.file]
+            self.filtered[key] = self._filter(root, _file_chains(root), extra)
+        return self.filtered[key]
 
-    def _resolved_topic(self, sf: SourceFile) -> etree._Element | None:
-        filtered = self._filtered(sf)
+    def _resolved_topic(self, out: Output, path: Path) -> etree._Element | None:
+        sf = out.source
+        filtered = self._filtered(sf, out.filters)
         if filtered is None:
             return None
+        self.keys = self.scopes.get(path, self.root_scope).keys
         root = copy.deepcopy(filtered)
         self._resolve_conrefs(root, [])
         self._resolve_keyrefs(root, sf)
@@ -548,7 +699,7 @@ class _Preprocessor:
         for file, root in outputs.items():
             if root is None:
                 continue
-            sf = self.docset.files[file]
+            sf = self.written[file]
             for el in root.iter():
                 if not isinstance(el.tag, str) or el.get("href") is None:
                     continue
@@ -610,6 +761,13 @@ def _file_chains(root: etree._Element):
     return props_chains(domains)
 
 
+def _has_key_references(root: etree._Element) -> bool:
+    return any(
+        isinstance(el.tag, str) and (el.get("keyref") is not None or el.get("conkeyref") is not None)
+        for el in root.iter()
+    )
+
+
 def _enclosing_topic_id(el: etree._Element) -> str | None:
     for anc in el.iterancestors():
         if classes.has_class(anc, classes.TOPIC):
@@ -669,15 +827,16 @@ def _write_job_xml(job: Job, docset: DocSet) -> None:
     files = etree.SubElement(root, "files")
     files.text = "\n    "
     files.tail = "\n"
-    for jf in sorted(job.files, key=lambda f: f.source.job_uri):
-        src = file_uri(jf.source.file)
+    for jf in sorted(job.files, key=lambda f: f.uri):
+        # A copy (branch, copy-to, key scope) keeps its source's @src and has its own @result, as
+        # in DITA-OT's job: the stylesheet names the copy's chunks after @result.
         el = etree.SubElement(
             files,
             "file",
-            src=src,
-            uri=jf.source.job_uri,
-            path=jf.source.job_uri,
-            result=src,
+            src=file_uri(jf.source.file),
+            uri=jf.uri,
+            path=jf.uri,
+            result=file_uri(jf.path),
             format=jf.format,
         )
         if jf.input:
