@@ -512,8 +512,6 @@ class _Preprocessor:
         targets = [target]
         if el.get("conrefend") is not None:
             targets = self._conref_range(el, target, target_sf, filtered)
-            if targets is None:
-                return
         results = [self._pulled(el, t, i == 0) for i, t in enumerate(targets)]
         results[-1].tail = el.tail
         parent = el.getparent()
@@ -559,27 +557,23 @@ class _Preprocessor:
         return target, fragment
 
     def _conref_range(self, el, start, target_sf: SourceFile, filtered):
-        end_path, end_fragment = split_href(el.get("conrefend"))
-        if end_path and (target_sf.file.parent / unquote(end_path)).resolve() != target_sf.file:
-            end_fragment = None
-        end = find_fragment(filtered, end_fragment) if end_fragment else None
-        if end is None or end.getparent() is not start.getparent():
-            self._warn(
-                el,
-                "conrefend",
-                f"conref range end '{el.get('conrefend')}' is excluded or not a sibling of the start in "
-                f"profile {self.name}; the referencing element is dropped",
-            )
-            _remove(el)
-            return None
+        """The start and its following siblings up to the one whose @id is the conrefend's element
+        id (DITA-OT's conrefImpl looks for the end only there, by id, in the filtered target). An
+        end that is filtered out or not a following sibling pulls the start alone (DOTX071E)."""
+        end_id = _conrefend_id(el.get("conrefend"))
         siblings = [start]
         for sibling in start.itersiblings():
             if not isinstance(sibling.tag, str):
                 continue
             siblings.append(sibling)
-            if sibling is end:
+            if sibling.get("id") == end_id:
                 return siblings
-        self._warn(el, "conrefend", "conref range end precedes its start; only the start is used")
+        self._warn(
+            el,
+            "conrefend",
+            f"conref range end '{el.get('conrefend')}' is not a following sibling of the start in profile "
+            f"{self.name} (excluded or misplaced); only the start is pulled",
+        )
         return [start]
 
     def _pulled(self, el: etree._Element, target: etree._Element, first: bool) -> etree._Element:
@@ -587,6 +581,9 @@ class _Preprocessor:
         debug attributes (@xtrf/@xtrc, as in DITA-OT)."""
         pulled = copy.deepcopy(target)
         if not first:
+            # The rest of a conref range loses its @id, as in DITA-OT (a topic's is regenerated).
+            if not classes.has_class(pulled, classes.TOPIC):
+                pulled.attrib.pop("id", None)
             return pulled
         result = etree.Element(el.tag)
         for att, value in target.attrib.items():
@@ -759,6 +756,12 @@ def _file_chains(root: etree._Element):
     if domains is None and etree.QName(root).localname == "dita":
         domains = " ".join(c.get("domains") or "" for c in root if isinstance(c.tag, str))
     return props_chains(domains)
+
+
+def _conrefend_id(conrefend: str) -> str:
+    """The element id a @conrefend names (conrefImpl.xsl): after 'topic/', else after '#'."""
+    fragment = conrefend.partition("#")[2] if "#" in conrefend else conrefend
+    return fragment.rpartition("/")[2] if "/" in fragment else fragment
 
 
 def _has_key_references(root: etree._Element) -> bool:
