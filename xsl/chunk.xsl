@@ -27,6 +27,9 @@
     <xsl:variable name="class" select="string($e/@class)"/>
     <xsl:sequence select="
       if ($class eq '') then ''
+      (: parts of a larger unit (topic-types.xsl): a glossAlt, a cause or remedy :)
+      else if ($e instance of element() and v:in-unit($e)) then ''
+      else if ($e instance of element() and v:unit-type($e) ne '') then v:unit-type($e)
       else if (contains($class, ' topic/section ')) then 'section'
       else if (contains($class, ' topic/example ')) then 'example'
       else if (contains($class, ' topic/table ') or contains($class, ' topic/simpletable ')) then 'table'
@@ -52,7 +55,7 @@
       <xsl:if test="exists(($body, $lead))">
         <xsl:sequence select="map{
           'node': ($body, $lead)[1], 'local': 'body', 'type': 'body', 'title': $topic-title,
-          'blocks': v:flow(($lead, $body/node())),
+          'blocks': (v:topic-lead($topic), v:flow(($lead, $body/node()))),
           'code-from': ($lead, $body/*)}"/>
       </xsl:if>
       <xsl:for-each select="($lead, $body)//*[v:chunk-type(.) ne ''][not(ancestor::*[v:skipped(.)])]">
@@ -60,7 +63,7 @@
         <xsl:variable name="content" as="element()*" select="*[not(v:is(., ' topic/title '))]"/>
         <xsl:sequence select="map{
           'node': ., 'local': v:local-id(., $topic, $src-base), 'type': $type,
-          'title': (v:own-title(.), $topic-title)[. ne ''][1],
+          'title': (v:own-title(.), v:unit-title(.), $topic-title)[. ne ''][1],
           'blocks':
             if ($type eq 'table') then v:table-blocks(.)
             else if ($type eq 'steps') then v:list(.)
