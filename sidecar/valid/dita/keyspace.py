@@ -31,9 +31,6 @@ class KeyScope:
     children: list[KeyScope] = field(default_factory=list)
     keys: dict[str, etree._Element] = field(default_factory=dict)  # the effective key space
 
-    def child(self, name: str) -> KeyScope | None:
-        return next((c for c in self.children if c.name == name), None)
-
 
 def build(root: etree._Element) -> KeyScope:
     """The root key scope of a filtered, inlined map, every scope's effective key space filled in."""
@@ -48,11 +45,10 @@ def scope_of(root_scope: KeyScope, el: etree._Element) -> KeyScope:
     chain = [a for a in (el, *el.iterancestors()) if (a.get("keyscope") or "").strip()]
     scope = root_scope
     for scoped in reversed(chain):
-        for name in scoped.get("keyscope").split():
-            found = scope.child(name)
-            if found is not None and found.element is scoped:
-                scope = found
-                break
+        # the first of the element's scope names; each name has the same definitions
+        found = next((c for c in scope.children if c.element is scoped), None)
+        if found is not None:
+            scope = found
     return scope
 
 
