@@ -56,7 +56,7 @@
     <xsl:variable name="dropped" as="map(*)*" select="
       if (exists($unfiltered))
       then v:dropped($unfiltered, $unfiltered-records, $src-base)[v:kept-somewhere(?element, ?topic-key, $jobs, $src-base)]
-      else $jobs ! v:dropped(., $records[?profile eq current()?profile], $src-base)"/>
+      else for $job in $jobs return v:dropped($job, $records[?profile eq $job?profile], $src-base)"/>
     <xsl:variable name="distinct" as="map(*)*">
       <xsl:for-each-group select="$dropped" group-by="?id">
         <xsl:sequence select="current-group()[1]"/>
