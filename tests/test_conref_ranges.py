@@ -3,7 +3,6 @@
 A range pulls the start and its following siblings up to the one whose @id is the end's element
 id, in the target as the profile filters it; the siblings after the start lose their @id. When
 the end is filtered out (or is not a following sibling), only the start is pulled (DOTX071E).
-Conref push (@conaction) is detected and reported with file and line.
 """
 
 from __future__ import annotations
@@ -68,16 +67,3 @@ def test_an_end_before_the_start_leaves_only_the_start(tmp_path):
 def test_the_end_is_found_by_its_element_id_whatever_form_the_reference_takes(tmp_path):
     _, root = build(tmp_path, '<ol><li conref="lib.dita#lib/a" conrefend="#lib/b"/></ol>')
     assert [text for text, _ in items(root)] == ["A", "B"]
-
-
-def test_conref_push_is_reported_with_file_and_line(tmp_path):
-    docset_dir = tmp_path
-    (docset_dir / "m.ditamap").write_text('<map><topicref href="t.dita"/><topicref href="lib.dita"/></map>')
-    (docset_dir / "t.dita").write_text(
-        '<topic id="t"><title>T</title><body>\n<ol>\n<li conaction="pushafter" conref="lib.dita#lib/a">New</li>'
-        "</ol></body></topic>"
-    )
-    (docset_dir / "lib.dita").write_text(LIB)
-    docset = load(docset_dir / "m.ditamap")
-    [warning] = [w for w in docset.warnings if w.feature == "conaction"]
-    assert (warning.path, warning.line) == ("t.dita", 3)

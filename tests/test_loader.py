@@ -147,7 +147,7 @@ def test_external_and_non_dita_references_are_not_loaded(tmp_path):
     assert [w.feature for w in docset.warnings] == ["non-dita-reference"]
 
 
-def test_conref_push_is_warned_and_supported_map_features_are_not(tmp_path):
+def test_key_scopes_copy_to_branches_and_conref_push_are_not_warned_as_unsupported(tmp_path):
     write(
         tmp_path,
         {
@@ -158,9 +158,8 @@ def test_conref_push_is_warned_and_supported_map_features_are_not(tmp_path):
         },
     )
     docset = load(tmp_path / "m.ditamap")
-    # key scopes, copy-to and branch filtering are preprocessed (test_keyscopes, test_copy_to,
-    # test_branch_filtering); conref push is only detected
-    assert [(w.feature, w.path, w.line) for w in docset.warnings] == [("conaction", "a.dita", 1)]
+    # all preprocessed: test_keyscopes, test_copy_to, test_branch_filtering, test_conref_push
+    assert docset.warnings == []
 
 
 # --------------------------------------------------------------------------- what is refused

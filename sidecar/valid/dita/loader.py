@@ -434,10 +434,6 @@ def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
             # @format describes @href, not @conref: the target's kind comes from its extension.
             fmt = _EXTENSION_FORMATS.get(os.path.splitext(split_href(el.get("conref"))[0])[1].lower(), "dita")
             yield ref, fmt, el, "conref"
-            if el.get("conaction"):
-                warnings.append(
-                    _warning(sf, el, "conaction", "conref push (@conaction) is not supported; the element is removed")
-                )
         if el.get("conrefend") is not None and el.get("conref") is None:
             warnings.append(_warning(sf, el, "conrefend", "@conrefend without @conref is ignored"))
         if not is_map:

@@ -32,7 +32,7 @@ from urllib.parse import quote, unquote
 from lxml import etree
 
 from valid.contracts import ExportWarning
-from valid.dita import branches, classes, keyspace
+from valid.dita import branches, classes, conrefpush, keyspace
 from valid.dita.ditaval import Ditaval, Filter, props_chains, read_ditaval
 from valid.dita.loader import (
     VALID_NS,
@@ -154,6 +154,7 @@ class _Preprocessor:
         self.keys = self.root_scope.keys
         self._resolve_conrefs(kept_map, [])
         references = self._topic_references(kept_map)
+        self._push(references)
 
         files: list[JobFile] = [JobFile(root_map, "ditamap", input=True)]
         outputs: dict[Path, etree._Element | None] = {}
@@ -449,6 +450,30 @@ class _Preprocessor:
 
     # ------------------------------------------------------------------------- topics
 
+    def _push(self, references: dict[Path, bool]) -> None:
+        """Conref push (valid.dita.conrefpush) from every topic of the build, into the targets as
+        this profile filters them, before any conref is resolved."""
+        sources = sorted({self._output(p).source.file: self._output(p).source for p in references}.items())
+        replaced: set[tuple[Path, str]] = set()
+        for _, sf in sources:
+            if not conrefpush.has_pushes(sf.root):
+                continue
+            filtered = self._filtered(sf)
+            if filtered is None:
+                continue
+            warn = lambda el, message: self._warn(el, "conaction", message)  # noqa: E731
+            for push in conrefpush.collect(filtered, warn):
+                path, fragment = split_href(push.target)
+                target_sf = self.docset.files.get((sf.file.parent / unquote(path)).resolve()) if path else sf
+                target_root = self._filtered(target_sf) if target_sf is not None and fragment else None
+                target = find_fragment(target_root, fragment) if target_root is not None else None
+                if target is None or target.getparent() is None:
+                    warn(push.origin, f"conref push target '{push.target}' is missing or excluded in profile {self.name}; nothing is pushed")
+                    continue
+                key = (target_sf.file, fragment)
+                if conrefpush.apply(push, target, key in replaced, warn):
+                    replaced.add(key)
+
     def _filtered(self, sf: SourceFile, extra: tuple[Filter, ...] = ()) -> etree._Element | None:
         """The file filtered by this profile (and branch filters; unresolved): the source of conref targets."""
         key = (sf.file, extra)
@@ -477,7 +502,14 @@ class _Preprocessor:
 
     def _resolve_element(self, el: etree._Element, stack: list[tuple[str, str]]) -> None:
         if el.get("conaction") is not None:
-            _remove(el)  # push source: not supported (warned when loaded)
+            # A push element outside the pushing topics (e.g. in a conref target): as conrefImpl,
+            # a mark goes, anything else stays without its push attributes.
+            if el.get("conaction").strip().lower() == "mark":
+                _remove(el)
+                return
+            el.attrib.pop("conaction", None)
+            el.attrib.pop("conref", None)
+            self._resolve_conrefs(el, stack)
         elif el.get("conref") is not None or el.get("conkeyref") is not None:
             self._conref(el, stack)
         else:
