@@ -138,6 +138,21 @@ def test_a_single_branch_without_renames_filters_its_topic_in_place(tmp_path):
     assert kept(job, "t.dita") == ["common", "v2", "admin"]
 
 
+def test_a_resource_only_topic_in_a_branch_without_renames_is_not_branch_filtered(tmp_path):
+    # dita-ot#4119 (open in 4.2.4): the conref library keeps the v1 paragraph in a v2 branch
+    root_map = write(tmp_path, base_files(
+        "<topicgroup>" + ditavalref("v2.ditaval")
+        + '<topicref href="lib.dita" processing-role="resource-only"/><topicref href="u.dita"/></topicgroup>',
+        **{
+            "lib.dita": '<topic id="lib"><title>L</title><body><p id="v1" product="v1">Only v1.</p></body></topic>',
+            "u.dita": '<topic id="u"><title>U</title><body><p id="use" conref="lib.dita#lib/v1"/></body></topic>',
+        },
+    ))
+    job = preprocess(load(root_map), None, tmp_path / "job")
+    assert kept(job, "lib.dita") == ["v1"]
+    assert kept(job, "u.dita") == ["use"]
+
+
 def test_key_definitions_follow_their_branch_filter_rename_and_keyscope_prefix(tmp_path):
     def keydef(text: str, product: str) -> str:
         return (f'<keydef keys="name" product="{product}"><topicmeta><keywords><keyword>{text}</keyword>'

@@ -155,7 +155,9 @@ class MapStage:
                 fragment = split_href(href)[1]
                 self.outputs.setdefault(self._map_target(name), Output(source, filters))
                 el.set("href", split_href(name)[0] + (f"#{fragment}" if fragment is not None else ""))
-            elif filters:
+            elif filters and processing_role(el) != "resource-only":
+                # DITA-OT filters a branch's topic in place only for normal references: a
+                # resource-only one is not branch filtered (dita-ot#4119, open in 4.2.4).
                 self.outputs.setdefault(source.file, Output(source, filters))
 
     def _topic_references(self, kept_map: etree._Element) -> dict[Path, bool]:
