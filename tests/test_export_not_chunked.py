@@ -16,6 +16,7 @@ TOPIC = """<topic id="t"><title>T</title><body>
   <foreign><svg xmlns="http://www.w3.org/2000/svg"/></foreign>
   <section id="pictures"><title>Only a picture</title><image href="a.png" placement="break"/></section>
   <section id="gone" platform="nowhere"><p>Kept by no profile.</p></section>
+  <draft-comment platform="nowhere">Kept by no profile: not counted.</draft-comment>
   <p platform="v5p">Kept in v5p only, and chunked there.</p>
 </body>
 <related-links><link href="t.dita"><desc>Navigation, not content.</desc></link></related-links>

@@ -55,7 +55,7 @@
     <xsl:param name="src-base" as="xs:string"/>
     <xsl:variable name="dropped" as="map(*)*" select="
       if (exists($unfiltered))
-      then v:dropped($unfiltered, $unfiltered-records, $src-base)[v:kept-somewhere(?element, ?topic-key, $jobs, $src-base)]
+      then v:kept-somewhere(v:dropped($unfiltered, $unfiltered-records, $src-base), $jobs, $src-base)
       else for $job in $jobs return v:dropped($job, $records[?profile eq $job?profile], $src-base)"/>
     <xsl:variable name="distinct" as="map(*)*">
       <xsl:for-each-group select="$dropped" group-by="?id">
@@ -113,16 +113,22 @@
     <xsl:sequence select="if ($e/@xtrc) then string($e/@xtrf) || '|' || string($e/@xtrc) else path($e)"/>
   </xsl:function>
 
-  <!-- Does some profile's build keep this element (same topic, same @xtrf/@xtrc)? -->
-  <xsl:function name="v:kept-somewhere" as="xs:boolean">
-    <xsl:param name="e" as="element()"/>
-    <xsl:param name="topic-key" as="xs:string"/>
+  <!-- The candidates that some profile's build keeps (same topic, same @xtrf/@xtrc). Only the
+       topics that hold a candidate are searched, once per build. -->
+  <xsl:function name="v:kept-somewhere" as="map(*)*">
+    <xsl:param name="candidates" as="map(*)*"/>
     <xsl:param name="jobs" as="map(*)+"/>
     <xsl:param name="src-base" as="xs:string"/>
-    <xsl:variable name="element-key" select="v:element-key($e)"/>
-    <xsl:sequence select="some $job in $jobs satisfies
-      (some $topic in $job?topics[v:topic-key(., map{'src-base': $src-base, 'job-dir': $job?dir, 'renamed': $job?renamed}) eq $topic-key]
-       satisfies exists($topic//*[local-name() eq local-name($e)][v:element-key(.) eq $element-key]))"/>
+    <xsl:variable name="wanted" as="map(*)" select="map:merge($candidates ! map{?id: true()}, map{'duplicates': 'use-first'})"/>
+    <xsl:variable name="topics" as="map(*)" select="map:merge($candidates ! map{?topic-key: true()}, map{'duplicates': 'use-first'})"/>
+    <xsl:variable name="kept" as="map(*)" select="map:merge(
+      for $job in $jobs,
+          $topic in $job?topics,
+          $key in v:topic-key($topic, map{'src-base': $src-base, 'job-dir': $job?dir, 'renamed': $job?renamed})[map:contains($topics, .)],
+          $e in $topic//*[@xtrc]
+      return ($key || '|' || v:element-key($e))[map:contains($wanted, .)] ! map{.: true()},
+      map{'duplicates': 'use-first'})"/>
+    <xsl:sequence select="$candidates[map:contains($kept, ?id)]"/>
   </xsl:function>
 
 </xsl:stylesheet>

@@ -45,6 +45,7 @@ class KeyStage:
         """Give every referenced topic the key scope of its first reference; a topic with key
         references referenced from another scope is resolved again as `<name>-<n>.<ext>`."""
         usage: dict[Path, int] = {}
+        has_keys: dict[Path, bool] = {}
         named: dict[tuple[int, Path], Path] = {}
         for el in kept_map.iter():
             if not isinstance(el.tag, str) or classes.TOPICREF not in (el.get("class") or ""):
@@ -56,7 +57,10 @@ class KeyStage:
             if path is None or (path not in self.outputs and path not in self.docset.files):
                 continue
             scope = keyspace.scope_of(self.root_scope, el)
-            if not _has_key_references(self._output(path).source.root):
+            source = self._output(path).source
+            if source.file not in has_keys:
+                has_keys[source.file] = _has_key_references(source.root)
+            if not has_keys[source.file]:
                 self.scopes.setdefault(path, scope)
                 continue
             task = (id(scope), path)
