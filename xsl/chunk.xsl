@@ -25,16 +25,15 @@
   <xsl:function name="v:chunk-type" as="xs:string">
     <xsl:param name="e" as="node()"/>
     <xsl:variable name="class" select="string($e/@class)"/>
-    <xsl:sequence select="
+    <xsl:variable name="type" select="
       if ($class eq '') then ''
-      (: parts of a larger unit (topic-types.xsl): a glossAlt, a cause or remedy :)
-      else if ($e instance of element() and v:in-unit($e)) then ''
-      else if ($e instance of element() and v:unit-type($e) ne '') then v:unit-type($e)
       else if (contains($class, ' topic/section ')) then 'section'
       else if (contains($class, ' topic/example ')) then 'example'
       else if (contains($class, ' topic/table ') or contains($class, ' topic/simpletable ')) then 'table'
       else if (contains($class, ' task/steps ') or contains($class, ' task/steps-unordered ')) then 'steps'
-      else ''"/>
+      else v:unit-type($class)"/>
+    <!-- Parts of a larger unit (topic-types.xsl: a glossAlt, a cause or remedy) are no chunks. -->
+    <xsl:sequence select="if ($type ne '' and $e instance of element() and v:in-unit($e)) then '' else $type"/>
   </xsl:function>
 
   <!-- The chunk records of one topic element (not of its nested topics).

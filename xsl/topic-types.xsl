@@ -28,10 +28,10 @@
       or exists($e/ancestor::*[v:is(., ' troubleshooting/troubleSolution ')])"/>
   </xsl:function>
 
-  <!-- The chunk type of a unit element, '' for any other element. -->
+  <!-- The chunk type of a unit element (by its @class), '' for any other element. -->
   <xsl:function name="v:unit-type" as="xs:string">
-    <xsl:param name="e" as="element()"/>
-    <xsl:sequence select="if (v:is($e, ' troubleshooting/troubleSolution ')) then 'section' else ''"/>
+    <xsl:param name="class" as="xs:string"/>
+    <xsl:sequence select="if (contains($class, ' troubleshooting/troubleSolution ')) then 'section' else ''"/>
   </xsl:function>
 
   <!-- A chunk's title when the element has none of its own: the label DITA-OT generates. -->
