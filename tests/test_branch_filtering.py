@@ -223,3 +223,36 @@ def test_the_export_scopes_each_branch_copy_by_branch_and_profile(tmp_path):
     assert chunks["v1-t.dita#t/sa"]["scope"] == {"user": False, "admin": True}
     assert chunks["v2-t.dita#t/sa"]["scope"] == {"user": False, "admin": True}
     assert chunks["v1-t.dita#t/s1"]["source"]["path"] == "t.dita"
+
+
+def test_nested_branches_name_copies_and_key_scopes_as_dita_ot_does(tmp_path):
+    """Shaped like DITA-OT's MapBranchFilterModuleTest: three platform branches around a topic
+    with two audience branches inside; the expected names and key scopes are DITA-OT's."""
+
+    def ref(href: str, suffix: str = "", scope_prefix: str = "") -> str:
+        meta = (f"<ditavalmeta><dvrResourceSuffix>{suffix}</dvrResourceSuffix>"
+                f"<dvrKeyscopePrefix>{scope_prefix}</dvrKeyscopePrefix></ditavalmeta>") if suffix else ""
+        return f'<ditavalref href="{href}">{meta}</ditavalref>'
+
+    topic = '<topic id="{0}"><title>{0}</title><body><p>{0}</p></body></topic>'
+    root_map = write(tmp_path, {
+        "m.ditamap": '<map><topicref href="install.dita" keyscope="install">'
+                     + ref("linux.ditaval") + ref("mac.ditaval", "-mac", "mac-") + ref("win.ditaval", "-win", "win-")
+                     + '<topicref href="perform-install.dita" keyscope="perform-install"/>'
+                     '<topicref href="configure.dita" keyscope="configure">'
+                     + ref("novice.ditaval", "-novice", "novice-") + ref("advanced.ditaval", "-admin", "admin-")
+                     + '</topicref></topicref></map>',
+        **{f"{n}.dita": topic.format(n) for n in ("install", "perform-install", "configure")},
+        **{f"{n}.ditaval": "<val/>" for n in ("linux", "mac", "win", "novice", "advanced")},
+    })
+    job = preprocess(load(root_map), None, tmp_path / "job")
+    refs = [(t.get("href"), t.get("keyscope"))
+            for t in etree.parse(str(job.directory / "m.ditamap")).getroot().iter("topicref")]
+    assert refs == [
+        ("install.dita", "install"), ("perform-install.dita", "perform-install"),
+        ("configure-novice.dita", "novice-configure"), ("configure-admin.dita", "admin-configure"),
+        ("install-mac.dita", "mac-install"), ("perform-install-mac.dita", "perform-install"),
+        ("configure-novice-mac.dita", "novice-configure"), ("configure-admin-mac.dita", "admin-configure"),
+        ("install-win.dita", "win-install"), ("perform-install-win.dita", "perform-install"),
+        ("configure-novice-win.dita", "novice-configure"), ("configure-admin-win.dita", "admin-configure"),
+    ]
