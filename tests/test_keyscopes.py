@@ -182,3 +182,15 @@ def test_each_scope_copy_is_its_own_chunk_in_the_export(tmp_path):
     assert set(by_id) == {"t.dita#t/body", "t-1.dita#t/body"}
     assert "Alpha" in by_id["t.dita#t/body"]["text"] and "Beta" in by_id["t-1.dita#t/body"]["text"]
     assert {c["source"]["path"] for c in chunks} == {"t.dita"}  # both copies point at the one source
+
+
+def test_a_key_definition_referring_to_another_key_takes_its_text_and_target(tmp_path):
+    root_map = write(tmp_path, {
+        "m.ditamap": '<map><keydef keys="name" keyref="real"/>' + keydef("real", "Real name")
+                     + '<keydef keys="own" keyref="real"><topicmeta><keywords><keyword>Own text</keyword></keywords>'
+                     '</topicmeta></keydef><keydef keys="loop1" keyref="loop2"/><keydef keys="loop2" keyref="loop1"/>'
+                     '<topicref href="t.dita"/></map>',
+        "t.dita": topic('<ph keyref="name"/> <ph keyref="own"/> <ph keyref="loop1">cycle</ph>'),
+    })
+    job = preprocess(load(root_map), None, tmp_path / "job")
+    assert texts(job, "t.dita") == "Real name Own text cycle"

@@ -14,10 +14,15 @@ scopes with the same definitions):
 
 A key reference resolves in the key space of the scope its topicref sits in (the nearest
 ancestor-or-self @keyscope of the topicref).
+
+A key definition that refers to another key (`<keydef keys="a" keyref="b"/>`) takes, in its scope,
+b's target and the attributes and metadata it lacks (DITA-OT's resolveIntermediate; a cycle is
+left unresolved).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -37,6 +42,7 @@ def build(root: etree._Element) -> KeyScope:
     scopes = _read_scopes(root)
     top = scopes[0] if len(scopes) == 1 and scopes[0].name is None else KeyScope(None, root, {}, scopes)
     _inherit(top, {})
+    _resolve_intermediate(top)
     return top
 
 
@@ -125,3 +131,37 @@ def _inherit(scope: KeyScope, parent: dict[str, etree._Element]) -> None:
     scope.keys = keys
     for child in scope.children:
         _inherit(child, keys)
+
+
+# Attributes a key definition takes from the key it refers to when it has none (KeyrefReader).
+_INHERITED = (
+    "href", "audience", "platform", "product", "otherprops", "rev", "props", "linking", "toc", "print",
+    "search", "format", "scope", "type", "{http://www.w3.org/XML/1998/namespace}lang", "dir", "translate",
+    "processing-role", "cascade",
+)
+
+
+def _resolve_intermediate(scope: KeyScope) -> None:
+    scope.keys = {key: _merged(scope, el, [el]) for key, el in scope.keys.items()}
+    for child in scope.children:
+        _resolve_intermediate(child)
+
+
+def _merged(scope: KeyScope, el: etree._Element, seen: list[etree._Element]) -> etree._Element:
+    ref = (el.get("keyref") or "").strip()
+    target = scope.keys.get(ref) if ref else None
+    if target is None or any(target is s for s in seen):
+        return el
+    target = _merged(scope, target, [*seen, target])
+    merged = copy.deepcopy(el)
+    merged.tail = None
+    for att in _INHERITED:
+        if merged.get(att) is None and target.get(att) is not None:
+            merged.set(att, target.get(att))
+    if _topicmeta(merged) is None and _topicmeta(target) is not None:
+        merged.insert(0, copy.deepcopy(_topicmeta(target)))
+    return merged
+
+
+def _topicmeta(el: etree._Element) -> etree._Element | None:
+    return next((c for c in el if isinstance(c.tag, str) and " map/topicmeta " in (c.get("class") or "")), None)
