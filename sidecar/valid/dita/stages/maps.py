@@ -12,8 +12,8 @@ from lxml import etree
 from valid.dita import branches, classes
 from valid.dita.ditaval import Filter, read_ditaval
 from valid.dita.loader import SourceFile, has_url_scheme, is_external, reference_format, split_href
-from valid.dita.stages.nodes import line_of, processing_role
 from valid.dita.stages.jobdir import Output
+from valid.dita.stages.nodes import line_of, processing_role
 from valid.errors import DitaError, DitavalError
 
 
