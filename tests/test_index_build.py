@@ -19,6 +19,8 @@ from valid.index import Store, activate, active_release_id, build_release, list_
 from valid.index.fsutil import file_lock
 
 TESTS_DIR = Path(__file__).parent
+# Child processes import the same checkout as this test run (its sidecar), not whatever is installed.
+CHILD_PYTHONPATH = os.pathsep.join([str(TESTS_DIR), str(TESTS_DIR.parent / "sidecar")])
 
 
 def _edited(topics, topic_id="v6e", local="arch", suffix=" Edited."):
@@ -85,7 +87,7 @@ def _run_killed_build(store: Store, export: Path, how: str, kill_after: int = 3)
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, "PYTHONPATH": str(TESTS_DIR)},
+        env={**os.environ, "PYTHONPATH": CHILD_PYTHONPATH},
     )
 
 
@@ -216,7 +218,7 @@ def test_a_release_built_by_another_process_is_searchable_through_an_open_store(
         """
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(TESTS_DIR)})
+                          env={**os.environ, "PYTHONPATH": CHILD_PYTHONPATH})
     assert done.returncode == 0, done.stderr
     query = HashEmbedder().embed_query("v5p chip HBM pod torus")
     with open_active(store) as new:

@@ -6,6 +6,7 @@ at the in-scope count; a reopened release (also from a fresh process) answers id
 
 import inspect
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -30,6 +31,8 @@ QUERIES = [
     "NOT OR ( :",
 ]
 TESTS_DIR = Path(__file__).parent
+# Child processes import the same checkout as this test run (its sidecar), not whatever is installed.
+CHILD_PYTHONPATH = os.pathsep.join([str(TESTS_DIR), str(TESTS_DIR.parent / "sidecar")])
 
 
 @pytest.fixture
@@ -135,7 +138,7 @@ def test_reopening_reproduces_results(built):
         """
     )
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env={**_env(), "PYTHONPATH": str(TESTS_DIR)}
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env={**_env(), "PYTHONPATH": CHILD_PYTHONPATH}
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == before

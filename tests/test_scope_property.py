@@ -7,6 +7,14 @@ tokens all evaluate to exclude (rule for the value, else the attribute default, 
 default, else include); a node is kept when no node on its path is excluded; a topic is kept when a
 kept topicref references it and its root is kept. For DITAVALs without group-name rules (VALID's
 authoring rule) DITA-OT 4.2.4 and the specification agree, so this is also DITA-OT's answer.
+
+Two more laws use the same evaluator:
+- branch filtering (DITA 1.3 `ditavalref`): an element of a branch is kept when neither the
+  profile's rules nor the rules of any `ditavalref` on it or above it exclude it; a topic in a
+  branch is written under the branch's accumulated resource prefixes;
+- key scopes (DITA 1.3): a key reference resolves in its topicref's scope, whose key space is its
+  own first definitions plus its child scopes' keys under qualified names, overridden by the parent
+  scope's key space; a topic referenced from a second and third scope is written as `-1`, `-2`.
 """
 
 from __future__ import annotations
@@ -177,8 +185,8 @@ def job_scope(job) -> dict[str, set[str]]:
     for jf in job.files:
         if jf.format != "dita" or not jf.kept:
             continue
-        root = etree.parse(str(job.directory / jf.source.job_uri)).getroot()
-        kept[jf.source.job_uri] = {el.get("id") for el in root.iter() if el.get("id")}
+        root = etree.parse(str(job.directory / jf.uri)).getroot()
+        kept[jf.uri] = {el.get("id") for el in root.iter() if el.get("id")}
     return kept
 
 
@@ -277,3 +285,220 @@ def test_job_scope_reads_xpaths_written_by_the_loader(tmp_path):
     job = preprocess(load(tmp_path / "m.ditamap"), None, tmp_path / "job")
     root = etree.parse(str(job.directory / "t0.dita")).getroot()
     assert root.find(".//p").get(XPATH_ATTR) == "/topic[1]/body[1]/section[1]/p[1]"
+
+
+# --------------------------------------------------------------------------- branch filtering
+
+
+@st.composite
+def branch_nodes(draw, depth=0):
+    """Like map_nodes, plus branch groups: a topicgroup with one or two ditavalrefs (rules drawn
+    like a profile's), each with its own resource prefix."""
+    kind = draw(st.sampled_from(["topicref", "topicgroup", "branch", "branch"])) if depth < 2 else "topicref"
+    attrs = draw(profiling)
+    href = draw(st.sampled_from(TOPICS)) if kind == "topicref" else None
+    branches = draw(st.lists(ditavals(), min_size=1, max_size=2)) if kind == "branch" else []
+    children = draw(st.lists(branch_nodes(depth + 1), min_size=1, max_size=2)) if kind != "topicref" else []
+    return (kind, attrs, href, branches, children)
+
+
+def write_branch_doc_set(base: Path, nodes, topics) -> tuple[Path, dict[str, dict]]:
+    """The map and topics; returns the map and {ditaval href: rules} of its ditavalrefs."""
+    branch_rules: dict[str, dict] = {}
+
+    def node_xml(node) -> str:
+        kind, attrs, href, branches, children = node
+        tag = "topicref" if kind == "topicref" else "topicgroup"
+        href_xml = f' href="{href}.dita"' if href else ""
+        refs = ""
+        for rules in branches:
+            name = f"b{len(branch_rules) + 1}"
+            branch_rules[f"{name}.ditaval"] = rules
+            (base / f"{name}.ditaval").write_text(ditaval_text(rules))
+            refs += (f'<ditavalref href="{name}.ditaval"><ditavalmeta><dvrResourcePrefix>{name}_</dvrResourcePrefix>'
+                     "</ditavalmeta></ditavalref>")
+        return f"<{tag}{href_xml}{attrs_xml(attrs)}>{refs}" + "".join(node_xml(c) for c in children) + f"</{tag}>"
+
+    map_text = "<map><title>M</title>" + "".join(node_xml(n) for n in nodes) + "</map>"
+    write_doc_set(base, [], topics)  # the topics
+    (base / "m.ditamap").write_text(map_text)
+    return base / "m.ditamap", branch_rules
+
+
+def reference_branch_scope(map_path: Path, rules, branch_rules) -> dict[str, set[str]]:
+    """output file -> kept ids, reading the map as the DITA 1.3 branch filtering rules say."""
+    base = map_path.parent
+    kept: dict[str, set[str]] = {}
+
+    def topic_ids(href: str, all_rules) -> set[str] | None:
+        root = etree.parse(str(base / href)).getroot()
+        if any(spec_excluded(root.attrib, r) for r in all_rules):
+            return None
+        ids = {root.get("id")}
+
+        def keep(el):
+            for child in el:
+                if any(spec_excluded(child.attrib, r) for r in all_rules):
+                    continue
+                if child.get("id"):
+                    ids.add(child.get("id"))
+                keep(child)
+
+        keep(root)
+        return ids
+
+    def walk(el, active: list, prefix: str):
+        for child in el:
+            if child.tag == "ditavalref" or not isinstance(child.tag, str):
+                continue
+            refs = [r for r in child if r.tag == "ditavalref"]
+            variants = [
+                ([*active, branch_rules[r.get("href")]], prefix + r.findtext("ditavalmeta/dvrResourcePrefix"))
+                for r in refs
+            ] or [(active, prefix)]
+            for branch_active, branch_prefix in variants:
+                all_rules = [rules, *branch_active]
+                if any(spec_excluded(child.attrib, r) for r in all_rules):
+                    continue
+                if child.get("href"):
+                    ids = topic_ids(child.get("href"), all_rules)
+                    if ids is not None:
+                        kept[branch_prefix + child.get("href")] = ids
+                walk(child, branch_active, branch_prefix)
+
+    walk(etree.parse(str(map_path)).getroot(), [], "")
+    return kept
+
+
+@COMMON
+@given(
+    nodes=st.lists(branch_nodes(), min_size=1, max_size=3),
+    topics=st.lists(topic_bodies(), min_size=len(TOPICS), max_size=len(TOPICS)),
+    rules=st.lists(ditavals(), min_size=2, max_size=2),
+)
+def test_branch_filtered_jobs_keep_exactly_what_profile_and_branch_rules_keep(tmp_path_factory, nodes, topics, rules):
+    base = tmp_path_factory.mktemp("branches")
+    map_path, branch_rules = write_branch_doc_set(base, nodes, topics)
+    docset = load(map_path)
+    for name, profile_rules in zip(PROFILES, rules):
+        ditaval = parse_ditaval(ditaval_text(profile_rules).encode(), name)
+        job = preprocess(docset, ditaval, base / "jobs" / name, name=name)
+        expected = reference_branch_scope(map_path, profile_rules, branch_rules)
+        assert job_scope(job) == expected, ditaval_text(profile_rules)
+
+
+# --------------------------------------------------------------------------- key scopes
+
+KEYS = ("k1", "k2")
+KEY_REFERENCES = ("k1", "k2", "s1.k1", "s2.k2", "s1.s2.k1", "s3.k1", "s2.k1")
+
+
+@st.composite
+def scoped_nodes(draw, depth=0):
+    kind = draw(st.sampled_from(["keydef", "keydef", "topicref", "scope", "group"])) if depth < 3 else "keydef"
+    attrs = draw(profiling) if kind != "topicref" else {}
+    if kind == "keydef":
+        return (kind, attrs, draw(st.sampled_from(KEYS)), [])
+    if kind == "topicref":
+        return (kind, attrs, draw(st.sampled_from(TOPICS[:2])), [])
+    return (kind, attrs, None, draw(st.lists(scoped_nodes(depth + 1), min_size=1, max_size=3)))
+
+
+def write_scoped_doc_set(base: Path, nodes) -> Path:
+    counter = iter(range(1, 10_000))
+
+    def node_xml(node) -> str:
+        kind, attrs, value, children = node
+        if kind == "keydef":
+            n = next(counter)
+            return (f'<keydef keys="{value}"{attrs_xml(attrs)}><topicmeta><keywords><keyword>d{n}</keyword>'
+                    "</keywords></topicmeta></keydef>")
+        if kind == "topicref":
+            return f'<topicref href="{value}.dita"/>'
+        scope = f' keyscope="s{next(counter)}"' if kind == "scope" else ""
+        return f"<topicgroup{scope}{attrs_xml(attrs)}>" + "".join(node_xml(c) for c in children) + "</topicgroup>"
+
+    (base / "m.ditamap").write_text("<map><title>M</title>" + "".join(node_xml(n) for n in nodes) + "</map>")
+    for name in TOPICS[:2]:
+        phs = "".join(f'<ph id="{name}-{i}" keyref="{k}"/> ' for i, k in enumerate(KEY_REFERENCES))
+        (base / f"{name}.dita").write_text(f'<topic id="{name}"><title>T</title><body><p>{phs}</p></body></topic>')
+    return base / "m.ditamap"
+
+
+def reference_key_texts(map_path: Path, rules) -> dict[str, list[str]]:
+    """output file -> the text of each key reference, resolving keys as the DITA 1.3 spec says."""
+
+    def kept(el):
+        return [c for c in el if isinstance(c.tag, str) and not spec_excluded(c.attrib, rules)]
+
+    def own(scope_el) -> dict[str, str]:
+        """The scope's own definitions: first in document order, not entering child scopes."""
+        found: dict[str, str] = {}
+
+        def visit(el):
+            for c in kept(el):
+                if c.tag == "keydef":
+                    found.setdefault(c.get("keys"), c.findtext("topicmeta/keywords/keyword"))
+                elif c.get("keyscope") is None:
+                    visit(c)
+
+        visit(scope_el)
+        return found
+
+    def child_scopes(el) -> list:
+        found = []
+        for c in kept(el):
+            if c.get("keyscope"):
+                found.append(c)
+            elif c.tag != "keydef":
+                found.extend(child_scopes(c))
+        return found
+
+    def with_descendants(scope_el) -> dict[str, str]:
+        """Own keys, then each child scope's keys (recursively) under its qualified name."""
+        keys = dict(own(scope_el))
+        for child in child_scopes(scope_el):
+            for key, text in with_descendants(child).items():
+                keys.setdefault(f"{child.get('keyscope')}.{key}", text)
+        return keys
+
+    outputs: dict[str, list[str]] = {}
+    uses: dict[str, list] = {}
+
+    def walk(el, space: dict[str, str]):
+        for c in kept(el):
+            if c.get("keyscope"):
+                inner = {**with_descendants(c), **space}  # the parent scope's keys win
+                walk(c, inner)
+            elif c.tag == "topicref":
+                topic = c.get("href")
+                scopes = uses.setdefault(topic, [])
+                if not any(s is space for s in scopes):
+                    scopes.append(space)
+                    n = len(scopes) - 1
+                    name = topic if n == 0 else topic.replace(".dita", f"-{n}.dita")
+                    outputs[name] = [space.get(k, "") for k in KEY_REFERENCES]  # undefined: stays empty
+            elif c.tag != "keydef":
+                walk(c, space)
+
+    root = etree.parse(str(map_path)).getroot()
+    walk(root, with_descendants(root))
+    return outputs
+
+
+def job_key_texts(job) -> dict[str, list[str]]:
+    texts = {}
+    for jf in job.files:
+        if jf.format == "dita" and jf.kept:
+            root = etree.parse(str(job.directory / jf.uri)).getroot()
+            texts[jf.uri] = ["".join(ph.itertext()) for ph in root.iter("ph")]
+    return texts
+
+
+@COMMON
+@given(nodes=st.lists(scoped_nodes(), min_size=1, max_size=4), rules=ditavals())
+def test_key_references_resolve_in_their_scope_as_the_literal_rules_say(tmp_path_factory, nodes, rules):
+    base = tmp_path_factory.mktemp("keyscopes")
+    map_path = write_scoped_doc_set(base, nodes)
+    job = preprocess(load(map_path), parse_ditaval(ditaval_text(rules).encode(), "p"), base / "job", name="p")
+    assert job_key_texts(job) == reference_key_texts(map_path, rules), (map_path.read_text(), ditaval_text(rules))

@@ -25,17 +25,19 @@
   <xsl:function name="v:chunk-type" as="xs:string">
     <xsl:param name="e" as="node()"/>
     <xsl:variable name="class" select="string($e/@class)"/>
-    <xsl:sequence select="
+    <xsl:variable name="type" select="
       if ($class eq '') then ''
       else if (contains($class, ' topic/section ')) then 'section'
       else if (contains($class, ' topic/example ')) then 'example'
       else if (contains($class, ' topic/table ') or contains($class, ' topic/simpletable ')) then 'table'
       else if (contains($class, ' task/steps ') or contains($class, ' task/steps-unordered ')) then 'steps'
-      else ''"/>
+      else v:unit-type($class)"/>
+    <!-- Parts of a larger unit (topic-types.xsl: a glossAlt, a cause or remedy) are no chunks. -->
+    <xsl:sequence select="if ($type ne '' and $e instance of element() and v:in-unit($e)) then '' else $type"/>
   </xsl:function>
 
   <!-- The chunk records of one topic element (not of its nested topics).
-       $context: map{'profile', 'src-base', 'job-dir', 'map-title'}. -->
+       $context: map{'profile', 'src-base', 'job-dir', 'map-title', 'renamed'}. -->
   <xsl:function name="v:topic-chunks" as="map(*)*">
     <xsl:param name="topic" as="element()"/>
     <xsl:param name="context" as="map(*)"/>
@@ -52,7 +54,7 @@
       <xsl:if test="exists(($body, $lead))">
         <xsl:sequence select="map{
           'node': ($body, $lead)[1], 'local': 'body', 'type': 'body', 'title': $topic-title,
-          'blocks': v:flow(($lead, $body/node())),
+          'blocks': (v:topic-lead($topic), v:flow(($lead, $body/node()))),
           'code-from': ($lead, $body/*)}"/>
       </xsl:if>
       <xsl:for-each select="($lead, $body)//*[v:chunk-type(.) ne ''][not(ancestor::*[v:skipped(.)])]">
@@ -60,7 +62,7 @@
         <xsl:variable name="content" as="element()*" select="*[not(v:is(., ' topic/title '))]"/>
         <xsl:sequence select="map{
           'node': ., 'local': v:local-id(., $topic, $src-base), 'type': $type,
-          'title': (v:own-title(.), $topic-title)[. ne ''][1],
+          'title': (v:own-title(.), v:unit-title(.), $topic-title)[. ne ''][1],
           'blocks':
             if ($type eq 'table') then v:table-blocks(.)
             else if ($type eq 'steps') then v:list(.)
@@ -88,12 +90,16 @@
   </xsl:function>
 
   <!-- "<topic file path>#<topic id>": the topic file's source path relative to the run's src-base
-       (the temp path relative to the job directory if the topic has no @xtrf). -->
+       (the temp path relative to the job directory if the topic has no @xtrf); for a renamed copy
+       of a topic (context 'renamed', see v:renamed), the copy's own @result path. -->
   <xsl:function name="v:topic-key" as="xs:string">
     <xsl:param name="topic" as="element()"/>
     <xsl:param name="context" as="map(*)"/>
+    <xsl:variable name="result" as="xs:string?" select="
+      map:get(($context?renamed, map{})[1], v:uri-key(string(document-uri(root($topic)))))"/>
     <xsl:variable name="path" select="
-      if ($topic/@xtrf) then v:relative-path($topic/@xtrf, $context?src-base)
+      if (exists($result)) then v:relative-path($result, $context?src-base)
+      else if ($topic/@xtrf) then v:relative-path($topic/@xtrf, $context?src-base)
       else v:relative-path(string(document-uri(root($topic))), $context?job-dir)"/>
     <xsl:sequence select="$path || '#' || $topic/@id"/>
   </xsl:function>

@@ -50,7 +50,26 @@
       'dir': string(resolve-uri('.', $job-uri)),
       'map': $map,
       'files': $files,
-      'topics': $files//*[v:is(., ' topic/topic ')]}"/>
+      'topics': $files//*[v:is(., ' topic/topic ')],
+      'renamed': v:renamed($job, $job-uri)}"/>
+  </xsl:function>
+
+  <!-- Copies of a topic under another name (branch filtering's renames, copy-to, one copy per key
+       scope) are listed with their source's @src and their own @result, as DITA-OT's job lists
+       them: temp file URI key -> @result, for every file whose @result is not its @src. -->
+  <xsl:function name="v:renamed" as="map(*)">
+    <xsl:param name="job" as="document-node()"/>
+    <xsl:param name="job-uri" as="xs:string"/>
+    <xsl:sequence select="map:merge(
+      $job/job/files/file[@uri and @src and @result][v:normalize-uri(@result) ne v:normalize-uri(@src)]
+        ! map{v:uri-key(string(resolve-uri(iri-to-uri(@uri), $job-uri))): string(@result)},
+      map{'duplicates': 'use-first'})"/>
+  </xsl:function>
+
+  <!-- A URI compared as a key: file: spelling normalized, percent-decoded. -->
+  <xsl:function name="v:uri-key" as="xs:string">
+    <xsl:param name="uri" as="xs:string"/>
+    <xsl:sequence select="v:percent-decode(v:normalize-uri($uri))"/>
   </xsl:function>
 
   <xsl:function name="v:is-kept-ref" as="xs:boolean">

@@ -9,6 +9,7 @@
   xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
   xmlns:xs="http://www.w3.org/2001/XMLSchema"
   xmlns:fn="http://www.w3.org/2005/xpath-functions"
+  xmlns:map="http://www.w3.org/2005/xpath-functions/map"
   xmlns:v="urn:valid:xsl"
   exclude-result-prefixes="#all"
   expand-text="yes">
@@ -50,6 +51,11 @@
           <fn:map key="per_profile">
             <xsl:for-each select="$header?per-profile">
               <fn:number key="{?name}">{?count}</fn:number>
+            </xsl:for-each>
+          </fn:map>
+          <fn:map key="not_chunked">
+            <xsl:for-each select="sort(map:keys(($header?not-chunked, map{})[1]))">
+              <fn:number key="{.}">{$header?not-chunked(.)}</fn:number>
             </xsl:for-each>
           </fn:map>
         </fn:map>

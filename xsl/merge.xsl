@@ -82,7 +82,7 @@
     <xsl:param name="src-base" as="xs:string"/>
     <xsl:sequence select="map:merge(
       for $job in $jobs,
-          $key in distinct-values($job?topics ! v:topic-key(., map{'src-base': $src-base, 'job-dir': $job?dir}))
+          $key in distinct-values($job?topics ! v:topic-key(., map{'src-base': $src-base, 'job-dir': $job?dir, 'renamed': $job?renamed}))
       return map{$key: $job?profile},
       map{'duplicates': 'combine'})"/>
   </xsl:function>

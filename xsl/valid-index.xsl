@@ -39,6 +39,8 @@
   <xsl:import href="merge.xsl"/>
   <xsl:import href="owned.xsl"/>
   <xsl:import href="json.xsl"/>
+  <xsl:import href="topic-types.xsl"/>
+  <xsl:import href="coverage.xsl"/>
 
   <xsl:output method="text" encoding="UTF-8"/>
 
@@ -78,6 +80,7 @@
     <xsl:variable name="map-title" select="v:map-title(($unfiltered, $jobs)[1]?map)"/>
 
     <xsl:variable name="records" as="map(*)*" select="$jobs ! v:job-chunks(., $src-base, $map-title)"/>
+    <xsl:variable name="unfiltered-records" as="map(*)*" select="$unfiltered ! v:job-chunks(., $src-base, $map-title)"/>
     <xsl:variable name="lines" as="map(*)*" select="
       v:merge($records, $names, v:topic-scope($jobs, $src-base), $src-base)"/>
     <xsl:variable name="digest-of" as="map(*)" select="
@@ -99,8 +102,9 @@
       'chunks': count($lines),
       'kept-by-no-profile':
         if (exists($unfiltered))
-        then v:kept-by-no-profile(v:job-chunks($unfiltered, $src-base, $map-title), $records)
+        then v:kept-by-no-profile($unfiltered-records, $records)
         else 0,
+      'not-chunked': v:not-chunked($unfiltered, $unfiltered-records, $jobs, $records, $src-base),
       'per-profile': for $name in $names return map{'name': $name, 'count': count($lines[?in = $name])},
       'owned-values': v:owned-values($jobs, $names, $scheme, $src-base),
       'warnings': warning ! map{
@@ -144,7 +148,8 @@
     <xsl:param name="src-base" as="xs:string"/>
     <xsl:param name="map-title" as="xs:string"/>
     <xsl:variable name="context" select="map{
-      'profile': $job?profile, 'src-base': $src-base, 'job-dir': $job?dir, 'map-title': $map-title}"/>
+      'profile': $job?profile, 'src-base': $src-base, 'job-dir': $job?dir, 'map-title': $map-title,
+      'renamed': $job?renamed}"/>
     <xsl:sequence select="$job?topics ! v:topic-chunks(., $context)"/>
   </xsl:function>
 

@@ -74,6 +74,12 @@ class ExportCounts(_Strict):
         ge=0, description="Chunk-forming elements that no profile's build keeps (not exported)."
     )
     per_profile: dict[str, int] = Field(description="Chunks in scope, per profile.")
+    not_chunked: dict[str, int] = Field(
+        default_factory=dict,
+        description="Block elements that some profile keeps but whose content is in no chunk (left out of "
+        "text, such as draft-comment, foreign or block images, or outside every chunk), by element name; "
+        "only the outermost such element counts.",
+    )
 
 
 class ExportHeader(_Strict):

@@ -434,23 +434,12 @@ def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
             # @format describes @href, not @conref: the target's kind comes from its extension.
             fmt = _EXTENSION_FORMATS.get(os.path.splitext(split_href(el.get("conref"))[0])[1].lower(), "dita")
             yield ref, fmt, el, "conref"
-            if el.get("conaction"):
-                warnings.append(
-                    _warning(sf, el, "conaction", "conref push (@conaction) is not supported; the element is removed")
-                )
         if el.get("conrefend") is not None and el.get("conref") is None:
             warnings.append(_warning(sf, el, "conrefend", "@conrefend without @conref is ignored"))
         if not is_map:
             continue
-        if el.get("keyscope"):
-            warnings.append(
-                _warning(sf, el, "keyscope", "key scopes are not supported; keys are treated as one flat key space")
-            )
         if " ditavalref-d/ditavalref " in cls:
-            warnings.append(
-                _warning(sf, el, "ditavalref", "branch filtering (ditavalref) is not supported; the branch is not filtered by it")
-            )
-            continue
+            continue  # its DITAVAL is read by preprocess (branch filtering)
         if " map/navref " in cls or " mapgroup-d/anchorref " in cls or " mapgroup-d/topicsetref " in cls:
             name = etree.QName(el).localname
             warnings.append(_warning(sf, el, name, f"<{name}> is not supported; its target is not loaded"))
@@ -458,8 +447,6 @@ def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
         if classes.TOPICREF not in cls or el.get("href") is None:
             continue
         href = el.get("href")
-        if el.get("copy-to"):
-            warnings.append(_warning(sf, el, "copy-to", "@copy-to is not supported; the topic is used under its own name"))
         if is_external(el):
             continue
         fmt = reference_format(el, split_href(href)[0])

@@ -1,0 +1,154 @@
+"""Key resolution: topicref keyrefs, per-scope topic copies, keyref text and link targets in topics."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from lxml import etree
+
+from valid.dita import classes, keyspace
+from valid.dita.loader import SourceFile, has_url_scheme, is_external, reference_format, split_href
+from valid.dita.stages.nodes import processing_role
+
+
+# Elements whose empty content a keyref fills with the key's text.
+_TEXT_KEYREF = (" topic/ph ", " topic/keyword ", " topic/term ", " topic/cite ", " topic/dt ")
+LINK_KEYREF = (" topic/xref ", " topic/link ")
+
+
+class KeyStage:
+    """Key references resolved in their key scope (valid.dita.keyspace)."""
+
+    def _resolve_topicref_keys(self, kept_map: etree._Element) -> None:
+        for el in kept_map.iter():
+            if not isinstance(el.tag, str) or el.get("keyref") is None:
+                continue
+            if classes.TOPICREF not in (el.get("class") or ""):
+                continue
+            key = el.get("keyref").split("/")[0]
+            definition = keyspace.scope_of(self.root_scope, el).keys.get(key)
+            if definition is None:
+                if el.get("href") is None:
+                    self._warn(el, "keyref", f"key '{key}' is not defined in profile {self.name}; the topicref has no target")
+                continue
+            if definition.get("href") is None:
+                continue
+            el.set("href", definition.get("href"))
+            for att in ("format", "scope", "type"):
+                if definition.get(att) is not None:
+                    el.set(att, definition.get(att))
+
+    def _scope_copies(self, kept_map: etree._Element) -> None:
+        """Give every referenced topic the key scope of its first reference; a topic with key
+        references referenced from another scope is resolved again as `<name>-<n>.<ext>`."""
+        usage: dict[Path, int] = {}
+        has_keys: dict[Path, bool] = {}
+        named: dict[tuple[int, Path], Path] = {}
+        for el in kept_map.iter():
+            if not isinstance(el.tag, str) or classes.TOPICREF not in (el.get("class") or ""):
+                continue
+            href = el.get("href")
+            if not href or is_external(el) or has_url_scheme(href) or reference_format(el, split_href(href)[0]) != "dita":
+                continue
+            path = self._map_target(href)
+            if path is None or (path not in self.outputs and path not in self.docset.files):
+                continue
+            scope = keyspace.scope_of(self.root_scope, el)
+            source = self._output(path).source
+            if source.file not in has_keys:
+                has_keys[source.file] = _has_key_references(source.root)
+            if not has_keys[source.file]:
+                self.scopes.setdefault(path, scope)
+                continue
+            task = (id(scope), path)
+            if usage.get(path, 0) and task in named:
+                new = named[task]
+            else:
+                used = usage.get(path, 0) + (0 if processing_role(el) == "resource-only" else 1)
+                usage[path] = used
+                new = self._unused(path.with_name(f"{path.stem}-{used - 1}{path.suffix}")) if used > 1 else path
+                if new != path:
+                    self.outputs[new] = self._output(path)
+                named[task] = new
+            self.scopes.setdefault(new, scope)
+            if new != path:
+                fragment = split_href(href)[1]
+                el.set("href", self._map_href(new) + (f"#{fragment}" if fragment is not None else ""))
+
+    def _resolve_keyrefs(self, root: etree._Element, sf: SourceFile) -> None:
+        for el in list(root.iter()):
+            if not isinstance(el.tag, str) or el.get("keyref") is None:
+                continue
+            cls = el.get("class") or ""
+            key = el.get("keyref").split("/")[0]
+            definition = self.keys.get(key)
+            if definition is None:
+                self._warn(
+                    el, "keyref", f"key '{key}' is not defined in profile {self.name}; the element keeps its fallback content"
+                )
+                continue
+            empty = len(el) == 0 and not (el.text or "").strip()
+            if any(t in cls for t in LINK_KEYREF) or " topic/image " in cls:
+                href = definition.get("href")
+                if href is not None and el.get("href") is None:
+                    el.set("href", self._href_from_map(definition, href, sf))
+                    for att in ("format", "scope"):
+                        if definition.get(att) is not None and el.get(att) is None:
+                            el.set(att, definition.get(att))
+                if empty and " topic/image " not in cls:
+                    _fill(el, _key_text(definition, keyword_first=False))
+            elif empty and any(t in cls for t in _TEXT_KEYREF):
+                text = _key_text(definition, keyword_first=True)
+                if text is None:
+                    self._warn(el, "keyref", f"key '{key}' has no text (keyword, linktext or navtitle) in profile {self.name}")
+                else:
+                    _fill(el, text)
+
+    def _href_from_map(self, definition: etree._Element, href: str, sf: SourceFile) -> str:
+        if is_external(definition) or has_url_scheme(href):
+            return href
+        path, fragment = split_href(href)
+        if not path:
+            return href
+        target = (self.docset.map_dir / unquote(path)).resolve()
+        rel = quote(Path(os.path.relpath(target, sf.file.parent)).as_posix(), safe="/-._~")
+        return rel + (f"#{fragment}" if fragment is not None else "")
+
+
+def _has_key_references(root: etree._Element) -> bool:
+    return any(
+        isinstance(el.tag, str) and (el.get("keyref") is not None or el.get("conkeyref") is not None)
+        for el in root.iter()
+    )
+
+
+def _key_text(definition: etree._Element, *, keyword_first: bool) -> etree._Element | None:
+    """The element whose content a keyref copies: keywords/keyword, then linktext, then navtitle."""
+    meta = next(
+        (c for c in definition if isinstance(c.tag, str) and classes.TOPICMETA in (c.get("class") or "")), None
+    )
+    if meta is None:
+        return None
+    order = [" topic/keyword ", " topic/linktext ", " topic/navtitle "]
+    if not keyword_first:
+        order = order[1:] + order[:1]
+    for token in order:
+        for c in meta.iter():
+            if not isinstance(c.tag, str) or token not in (c.get("class") or ""):
+                continue
+            if token == " topic/keyword " and " topic/keywords " not in (c.getparent().get("class") or ""):
+                continue
+            return c
+    return None
+
+
+def _fill(el: etree._Element, source: etree._Element | None) -> None:
+    if source is None:
+        return
+    pulled = copy.deepcopy(source)
+    el.text = pulled.text
+    for child in list(pulled):
+        el.append(child)

@@ -1,0 +1,80 @@
+"""Links: empty xrefs get their target's title (topicpull); topics reached only by links are warned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote
+
+from lxml import etree
+
+from valid.dita.loader import (
+    SourceFile,
+    find_fragment,
+    first_topic,
+    has_url_scheme,
+    is_external,
+    reference_format,
+    split_href,
+)
+from valid.dita.stages.keys import LINK_KEYREF
+
+
+class LinkStage:
+    """Link text and link-only topics."""
+
+    def _pull_link_text(self, root: etree._Element, sf: SourceFile) -> None:
+        """Give an empty cross-reference its target's title, as DITA-OT's topicpull step does.
+
+        Without it the chunk text reads "see ." where a published page reads "see <title>". The
+        title comes from the target as this profile filters it.
+        """
+        for el in root.iter():
+            if not isinstance(el.tag, str) or " topic/xref " not in (el.get("class") or ""):
+                continue
+            href = el.get("href")
+            if not href or len(el) or (el.text or "").strip() or is_external(el) or has_url_scheme(href):
+                continue
+            path, fragment = split_href(href)
+            target_sf = self.docset.get((sf.file.parent / unquote(path)).resolve()) if path else sf
+            if target_sf is None or target_sf.format != "dita":
+                continue
+            target_root = self._filtered(target_sf)
+            if target_root is None:
+                continue
+            target = find_fragment(target_root, fragment, el) if fragment else first_topic(target_root)
+            title = next(
+                (c for c in (target if target is not None else ()) if isinstance(c.tag, str)
+                 and " topic/title " in (c.get("class") or "")),
+                None,
+            )
+            if title is not None:
+                # DITA-OT marks pulled link text with <?ditaot gentext?>; the stylesheet keeps it.
+                marker = etree.ProcessingInstruction("ditaot", "gentext")
+                marker.tail = " ".join("".join(title.itertext()).split())
+                el.append(marker)
+
+    def _warn_link_only_topics(self, outputs: dict[Path, etree._Element | None]) -> None:
+        seen: set[Path] = set()
+        for file, root in outputs.items():
+            if root is None:
+                continue
+            sf = self.written[file]
+            for el in root.iter():
+                if not isinstance(el.tag, str) or el.get("href") is None:
+                    continue
+                cls = el.get("class") or ""
+                if not any(t in cls for t in LINK_KEYREF) or is_external(el) or has_url_scheme(el.get("href")):
+                    continue
+                path = split_href(el.get("href"))[0]
+                if not path or reference_format(el, path) != "dita":
+                    continue
+                target = (sf.file.parent / unquote(path)).resolve()
+                if target in outputs or target in seen:
+                    continue
+                seen.add(target)
+                self._warn(
+                    el,
+                    "link-crawl",
+                    f"'{path}' is reached only by a link in profile {self.name}; topics are exported only "
+                    "through map references",
+                )
