@@ -72,20 +72,22 @@ def export(
     attribute: str | None = None,
     profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None = None,
     root: str | os.PathLike | None = None,
+    catalog: str | os.PathLike | None = None,
     out: str | os.PathLike,
     progress: Progress | None = None,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
     Profiles come from `profiles` (name -> DITAVAL file) or, without them, from the subject scheme:
-    one per value of `attribute` (default: the only attribute the scheme binds).
+    one per value of `attribute` (default: the only attribute the scheme binds). `catalog`: an
+    OASIS XML catalog for the doc set's own DTD shells (specializations).
     """
     say = progress or (lambda _msg: None)
     out = Path(out)
     if not out.parent.is_dir():
         raise ConfigError(f"{out}: the output directory does not exist")
     say("loading the doc set")
-    docset = load(map_path, root=root)
+    docset = load(map_path, root=root, catalog=catalog)
     subject_scheme = load_scheme(scheme) if scheme is not None else None
     for each in _schemes_to_validate(docset, subject_scheme):
         each.validate(docset)

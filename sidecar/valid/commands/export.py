@@ -32,8 +32,13 @@ def _profile_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
     help="An explicit profile (repeatable); replaces the scheme's implied profiles.",
 )
 @click.option("--root", type=click.Path(file_okay=False), help="Doc-set root (default: the map's directory).")
+@click.option(
+    "--catalog",
+    type=click.Path(dir_okay=False),
+    help="OASIS XML catalog for the doc set's own DTD shells (read locally, never the network).",
+)
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), help="Output JSON-lines file.")
-def export_command(map_path, scheme, attribute, profiles, root, out):
+def export_command(map_path, scheme, attribute, profiles, root, catalog, out):
     """Export MAP's chunks as JSON lines, each with its scope per profile.
 
     Each profile is preprocessed on its own (as a DITA-OT build with its DITAVAL would be), then
@@ -54,6 +59,7 @@ def export_command(map_path, scheme, attribute, profiles, root, out):
         attribute=attribute,
         profiles=_profile_pairs(profiles) or None,
         root=root,
+        catalog=catalog,
         out=out,
         progress=progress,
     )

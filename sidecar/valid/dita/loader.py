@@ -27,6 +27,7 @@ from lxml import etree
 
 from valid.contracts import ExportWarning
 from valid.dita import classes, entities
+from valid.dita.grammar import Grammar, Grammars, read_catalog
 from valid.errors import DitaSyntaxError, MissingTargetError, UnsafeReferenceError
 
 VALID_NS = "urn:valid:dita"
@@ -152,8 +153,11 @@ def _qname(el: etree._Element) -> str:
     return f"{el.prefix}:{local}" if el.prefix else local
 
 
-def annotate(sf: SourceFile, warnings: list[ExportWarning]) -> None:
-    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file."""
+def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | None = None) -> None:
+    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file.
+
+    Defaults come from the file's own grammar when the doc set ships it (valid.dita.grammar), else
+    from the built-in DITA 1.3 table."""
     root = _with_valid_namespace(sf)
     counts: dict[str, int] = {}
     unknown: dict[str, list[int]] = {}
@@ -175,12 +179,14 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning]) -> None:
         local = etree.QName(el).localname
         if ns is None and local in classes.UNCLASSIFIED_BY_DESIGN:
             continue
-        cls = classes.default_class(local) if ns is None else None
+        declared = grammar.class_of(local) if grammar is not None and ns is None else None
+        cls = declared or (classes.default_class(local) if ns is None else None)
         if cls is None:
             unknown.setdefault(qname, []).append(el.sourceline or 0)
             continue
         el.set("class", cls)
-        for att, value in classes.ATTRIBUTE_DEFAULTS.get(local, {}).items():
+        extra = grammar.attributes_of(local) if declared else classes.ATTRIBUTE_DEFAULTS.get(local, {})
+        for att, value in extra.items():
             if el.get(att) is None:
                 el.set(att, value)
     _add_xpaths(root)
@@ -371,8 +377,16 @@ def first_topic(root: etree._Element):
 # ----------------------------------------------------------------------------- loading
 
 
-def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) -> DocSet:
-    """Load the root map and every map, topic and conref target it reaches, securely."""
+def load(
+    map_path: str | os.PathLike,
+    *,
+    root: str | os.PathLike | None = None,
+    catalog: str | os.PathLike | None = None,
+) -> DocSet:
+    """Load the root map and every map, topic and conref target it reaches, securely.
+
+    `catalog`: an OASIS XML catalog that maps the doc set's DOCTYPEs to its own DTD shells.
+    """
     given = Path(map_path)
     map_file = given.resolve()
     if not map_file.is_file():
@@ -383,6 +397,8 @@ def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) 
     if not map_file.is_relative_to(root_dir):
         raise UnsafeReferenceError(str(given), None, "the root map is outside the doc-set root given with --root")
     map_dir = map_file.parent
+    grammars = Grammars(root_dir, read_catalog(catalog) if catalog is not None else None)
+    grammar_warned: set[str] = set()
     warnings: list[ExportWarning] = []
     files: dict[Path, SourceFile] = {}
     queue: list[tuple[Path, str]] = [(map_file, "ditamap")]
@@ -401,7 +417,11 @@ def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) 
             format=fmt,
             tree=tree,
         )
-        annotate(sf, warnings)
+        grammar, why_not = grammars.for_tree(tree, file)
+        if why_not is not None and why_not not in grammar_warned:
+            grammar_warned.add(why_not)  # once per grammar, at the first file that names it
+            warnings.append(ExportWarning(path=display, line=1, feature="grammar", message=why_not))
+        annotate(sf, warnings, grammar)
         files[file] = sf
         for ref, target_fmt, el, attr in _references(sf, root_dir, warnings):
             if ref.file is not None:
