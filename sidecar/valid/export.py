@@ -25,6 +25,7 @@ from lxml import etree
 from pydantic import TypeAdapter
 
 from valid import __version__
+from valid.batches import BatchJobs, run_in_batches, topic_batches
 from valid.contracts import Chunk, ExportHeader, ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
@@ -34,6 +35,10 @@ from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ConfigError, DitavalError, ExportContractError
 from valid.exportfile import parse_export
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
+
+# Topic files chunked and merged per stylesheet run: bounds the stylesheet's memory (every profile's
+# build of these files is held at once) while keeping per-run overhead (parsing the maps) small.
+TOPICS_PER_RUN = 200
 
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -77,6 +82,7 @@ def export(
     out: str | os.PathLike,
     progress: Progress | None = None,
     allow_empty: bool = False,
+    topics_per_run: int = TOPICS_PER_RUN,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
@@ -84,7 +90,8 @@ def export(
     one per value of `attribute` (default: the only attribute the scheme binds). `catalog`: an
     OASIS XML catalog for the doc set's own DTD shells (specializations). `out` is a file, a FIFO
     or "-" (standard output; valid.output). An export with no chunks, or a profile without any, is
-    refused unless `allow_empty`.
+    refused unless `allow_empty`. More than `topics_per_run` topic files are chunked and merged in
+    batches of that many (valid.batches), with the same output.
     """
     say = progress or (lambda _stage, _done, _total: None)
     target = output_target(out)
@@ -116,24 +123,39 @@ def export(
             jobs[profile.name] = job.job_file
         say("preprocess", len(chosen), len(chosen) + 1)
         unfiltered = preprocess(docset, None, work / UNFILTERED, name=UNFILTERED)
-        run_document = work / "run.xml"
-        write_run_document(
-            run_document,
-            docset=docset,
-            profiles=chosen,
-            jobs=jobs,
-            unfiltered=unfiltered.job_file,
-            scheme=subject_scheme,
-            attribute=header_attribute,
-            warnings=_unique(warnings),
-        )
         say("preprocess", len(chosen) + 1, len(chosen) + 1)
-        say("chunk and merge", 0, 1)
-        text = _xslt().run_export(str(run_document))
-        header, chunks = validate_lines(text, [p.name for p in chosen])
+
+        def run(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> str:
+            run_document = work / name
+            write_run_document(
+                run_document,
+                docset=docset,
+                profiles=chosen,
+                jobs=batch_jobs,
+                unfiltered=batch_unfiltered,
+                scheme=subject_scheme,
+                attribute=header_attribute,
+                warnings=_unique(warnings),
+            )
+            return _xslt().run_export(str(run_document))
+
+        names = [p.name for p in chosen]
+        batches = len(topic_batches(docset, topics_per_run))
+        text = None
+        if batches > 1:
+
+            def run_batch(batch: BatchJobs, n: int) -> str:
+                say("chunk and merge", n - 1, batches)
+                return run(batch.jobs, batch.unfiltered, f"run-{n}.xml")
+
+            text = run_in_batches(docset, topics_per_run, jobs, unfiltered.job_file, run_batch, names)
+        if text is None:  # one batch, or batches that cannot be joined exactly
+            say("chunk and merge", 0, 1)
+            text = run(jobs, unfiltered.job_file, "run.xml")
+        header, chunks = validate_lines(text, names)
         if not allow_empty:
             refuse_empty(header.counts.per_profile, chunks, [p.name for p in chosen])
-        say("chunk and merge", 1, 1)
+        say("chunk and merge", max(batches, 1), max(batches, 1))
         write_text(target, text)
     finally:
         shutil.rmtree(work, ignore_errors=True)
