@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "sidecar"))
 
 from valid.dita.loader import load  # noqa: E402
+from valid.export import TOPICS_PER_RUN  # noqa: E402
 
 SAMPLE_GENERATIONS = ("v5p", "v6e", "tpu7x")
 
@@ -125,8 +126,8 @@ def topic_xml(name: str, rnd: random.Random, GENERATIONS: tuple[str, ...]) -> st
 # ----------------------------------------------------------------------------- measuring
 
 
-def child_run(map_path: Path, scheme: Path, out: Path) -> dict:
-    """One export in this process (the child): seconds, chunks, stage times and peak RSS."""
+def child_run(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
+    """One export in this process (the child): seconds, CPU seconds, chunks, stage times, peak RSS."""
     from valid.export import export
 
     marks: list[tuple[str, float]] = []
@@ -136,8 +137,9 @@ def child_run(map_path: Path, scheme: Path, out: Path) -> dict:
             marks.append((stage, time.perf_counter()))
 
     start = time.perf_counter()
-    result = export(map_path, scheme=scheme, out=out, progress=progress)
+    result = export(map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run)
     total = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     stages: dict[str, float] = {}
     for (label, at), (_, until) in zip(marks, [*marks[1:], ("end", start + total)]):
         stages[label] = stages.get(label, 0.0) + (until - at)
@@ -146,14 +148,15 @@ def child_run(map_path: Path, scheme: Path, out: Path) -> dict:
         "chunks": result.chunks,
         "profiles": len(result.profiles),
         "stages": stages,
-        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpu": usage.ru_utime + usage.ru_stime,  # robust on a shared machine, where wall time is not
+        "peak_mb": usage.ru_maxrss / 1024,
         "digest": __import__("hashlib").sha256(out.read_bytes()).hexdigest(),
     }
 
 
-def run_in_child(map_path: Path, scheme: Path, out: Path) -> dict:
+def run_in_child(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
     done = subprocess.run(
-        [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out)],
+        [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run)],
         capture_output=True,
         text=True,
         check=False,
@@ -167,15 +170,15 @@ def count_topics(map_path: Path) -> int:
     return sum(1 for sf in load(map_path).files.values() if sf.format == "dita")
 
 
-def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int) -> dict:
+def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int, per_run: int) -> dict:
     """The median run of `repeat` (by total seconds): the machine is shared, single runs are noisy."""
     topics = count_topics(map_path)
     runs = []
     for attempt in range(repeat):
         target = work / str(attempt)
         target.mkdir(parents=True, exist_ok=True)
-        runs.append(run_in_child(map_path, scheme, target / "out.jsonl"))
-        print(f"  {name}: {runs[-1]['seconds']:.1f} s, {runs[-1]['peak_mb']:.0f} MB", file=sys.stderr)
+        runs.append(run_in_child(map_path, scheme, target / "out.jsonl", per_run))
+        print(f"  {name}: {runs[-1]['seconds']:.1f} s, {runs[-1]['cpu']:.1f} CPU s, {runs[-1]['peak_mb']:.0f} MB", file=sys.stderr)
     runs.sort(key=lambda r: r["seconds"])
     row = runs[len(runs) // 2]
     row.update(name=name, topics=topics, runs=[r["seconds"] for r in runs])
@@ -189,13 +192,13 @@ def report(rows: list[dict], command: str, load: tuple[float, float, float]) -> 
         + "; ".join(f"{r['name']} " + ", ".join(f"{t:.1f}" for t in r["runs"]) for r in rows)
         + f"). Load average before the runs: {load[0]:.2f} (1 min) on {os.cpu_count()} cores.",
         "",
-        "| doc set | topics | profiles | chunks | seconds | topics x profiles / s | chunks/s | peak RSS MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| doc set | topics | profiles | chunks | wall s | CPU s | topics x profiles / CPU s | peak RSS MB | output sha256 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['name']} | {r['topics']} | {r['profiles']} | {r['chunks']} | {r['seconds']:.1f} | "
-            f"{r['topics'] * r['profiles'] / r['seconds']:.0f} | {r['chunks'] / r['seconds']:.0f} | {r['peak_mb']:.0f} |"
+            f"| {r['name']} | {r['topics']} | {r['profiles']} | {r['chunks']} | {r['seconds']:.1f} | {r['cpu']:.1f} | "
+            f"{r['topics'] * r['profiles'] / r['cpu']:.0f} | {r['peak_mb']:.0f} | {r['digest'][:12]} |"
         )
     big = rows[0]
     lines += ["", f"Stages of the {big['name']} run (seconds):", ""]
@@ -219,10 +222,12 @@ def write_section(text: str) -> None:
     doc.write_text(f"{head}{MARK_START}\n{text}\n{MARK_END}{tail}", encoding="utf-8")
 
 
-def suite(topics: int, profiles: int, only: bool) -> list[tuple[str, int, int]]:
+def suite(topics: int, profiles: int, only: bool, scaling: bool) -> list[tuple[str, int, int]]:
     """(name, topics, profiles) of each generated doc set to measure."""
     if only:
         return [(f"generated {topics} x {profiles}", topics, profiles)]
+    if scaling:
+        return [(f"generated {topics} x {n}", topics, n) for n in (5, 10, 20)]
     return [
         ("generated 2500 x 20", 2500, 20),
         ("generated 10000 x 20", 10000, 20),
@@ -232,13 +237,19 @@ def suite(topics: int, profiles: int, only: bool) -> list[tuple[str, int, int]]:
 
 
 def main() -> None:
-    if len(sys.argv) == 5 and sys.argv[1] == "--child":
-        print(json.dumps(child_run(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))))
+    if len(sys.argv) == 6 and sys.argv[1] == "--child":
+        print(json.dumps(child_run(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5]))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=2500)
     parser.add_argument("--profiles", type=int, default=20)
     parser.add_argument("--only", action="store_true", help="measure only --topics x --profiles (and the sample)")
+    parser.add_argument("--scaling", action="store_true", help="measure --topics x 5, 10 and 20 profiles")
+    parser.add_argument(
+        "--compare-one-run",
+        action="store_true",
+        help="also export each doc set in one stylesheet run (no batches), side by side",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs per doc set; the median is reported")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args()
@@ -246,9 +257,13 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="valid-bench-") as tmp:
         base = Path(tmp)
-        for name, topics, profiles in suite(args.topics, args.profiles, args.only):
+        for name, topics, profiles in suite(args.topics, args.profiles, args.only, args.scaling):
             corpus = generate(base / f"corpus-{topics}-{profiles}", topics, profiles)
-            rows.append(measure(name, corpus, corpus.parent / "scheme.ditamap", base / f"run-{topics}-{profiles}", args.repeat))
+            scheme = corpus.parent / "scheme.ditamap"
+            rows.append(measure(name, corpus, scheme, base / f"run-{topics}-{profiles}", args.repeat, TOPICS_PER_RUN))
+            if args.compare_one_run:
+                whole = measure(f"{name}, one run", corpus, scheme, base / f"one-{topics}-{profiles}", args.repeat, 10**9)
+                rows.append(whole)
         rows.append(
             measure(
                 "sample (Cloud TPU)",
@@ -256,11 +271,15 @@ def main() -> None:
                 REPO / "schemes" / "tpu-generations.ditamap",
                 base / "run-sample",
                 args.repeat,
+                TOPICS_PER_RUN,
             )
         )
     command = "python3 bench/export.py"
     if args.only:
         command += f" --topics {args.topics} --profiles {args.profiles} --only"
+    elif args.scaling:
+        command += f" --topics {args.topics} --scaling"
+    command += " --compare-one-run" if args.compare_one_run else ""
     command += f" --repeat {args.repeat}" if args.repeat != 1 else ""
     text = report(rows, command, load_avg)
     print(text)
