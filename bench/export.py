@@ -1,22 +1,26 @@
-"""Benchmark `valid export`: a generated doc set of 2,000+ topics and the bundled sample.
+"""Benchmark `valid export` on a generated, guide-shaped doc set and on the bundled sample.
 
-    python3 bench/export.py [--topics 2000] [--no-write]
+    python3 bench/export.py                       # the suite: 2,500 and 10,000 topics x 20 profiles,
+                                                  # 2,500 topics x 5/10/20 profiles, the sample
+    python3 bench/export.py --topics 2500 --profiles 20 --only   # one doc set
+    python3 bench/export.py --no-write            # print only
 
 The generated corpus has what makes export slow in practice: maps with profiled branches and
 submaps, element profiling inside shared topics, profiled key definitions resolved by keyrefs, and
-conrefs into a reuse library. It is exported with three profiles (one per value of its subject
-scheme). Results go to docs/benchmarks.md between the `bench:export` markers.
-
-When the stylesheet runner (valid.xslt) is not in the checkout, only the DITA side is measured
-(load, validation, one preprocessed job per profile) and the report says so.
+conrefs into a reuse library. It is exported with one profile per value of its subject scheme
+(`--profiles N` values). Every measurement runs in a child process of its own, so its peak RSS
+(resource.getrusage of that child: Python, lxml and the SaxonC runtime together) is its own.
+Results go to docs/benchmarks.md between the `bench:export` markers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,19 +29,22 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "sidecar"))
 
-from valid.dita.ditaval import parse_ditaval  # noqa: E402
 from valid.dita.loader import load  # noqa: E402
-from valid.dita.preprocess import UNFILTERED, preprocess  # noqa: E402
-from valid.dita.scheme import load_scheme  # noqa: E402
+from valid.export import TOPICS_PER_RUN  # noqa: E402
 
-GENERATIONS = ("v5p", "v6e", "tpu7x")
+SAMPLE_GENERATIONS = ("v5p", "v6e", "tpu7x")
+
+
+def generations(profiles: int) -> tuple[str, ...]:
+    return SAMPLE_GENERATIONS if profiles == 3 else tuple(f"gen{i:02d}" for i in range(profiles))
 MARK_START, MARK_END = "<!-- bench:export -->", "<!-- /bench:export -->"
 
 
 # ----------------------------------------------------------------------------- corpus
 
 
-def generate(base: Path, topics: int, seed: int = 7) -> Path:
+def generate(base: Path, topics: int, profiles: int = 3, seed: int = 7) -> Path:
+    GENERATIONS = generations(profiles)
     rnd = random.Random(seed)
     (base / "topics").mkdir(parents=True)
     (base / "maps").mkdir()
@@ -48,7 +55,7 @@ def generate(base: Path, topics: int, seed: int = 7) -> Path:
     (base / "topics" / "library.dita").write_text(
         '<topic id="library"><title>Library</title><body>'
         + "".join(
-            f'<p id="note{i}" platform="{GENERATIONS[i % 3]}">Reusable note {i} for {GENERATIONS[i % 3]}.</p>'
+            f'<p id="note{i}" platform="{GENERATIONS[i % len(GENERATIONS)]}">Reusable note {i} for {GENERATIONS[i % len(GENERATIONS)]}.</p>'
             for i in range(30)
         )
         + '<p id="shared">A shared reusable paragraph.</p></body></topic>'
@@ -60,7 +67,7 @@ def generate(base: Path, topics: int, seed: int = 7) -> Path:
                 f'<keydef keys="k{k}" platform="{g}"><topicmeta><keywords><keyword>{g}-value-{k}</keyword>'
                 "</keywords></topicmeta></keydef>"
             )
-    branches = ["shared", *GENERATIONS]
+    branches = ["shared", *GENERATIONS[:3]]  # a guide has a few generation-specific parts
     per_branch = topics // len(branches) + 1
     made = 0
     maprefs = []
@@ -70,7 +77,7 @@ def generate(base: Path, topics: int, seed: int = 7) -> Path:
             if made >= topics:
                 break
             name = f"{branch}-{i:04d}"
-            (base / "topics" / f"{name}.dita").write_text(topic_xml(name, rnd))
+            (base / "topics" / f"{name}.dita").write_text(topic_xml(name, rnd, GENERATIONS))
             profiled = "" if branch == "shared" or rnd.random() < 0.8 else f' platform="{branch}"'
             refs.append(f'<topicref href="../topics/{name}.dita"{profiled}/>')
             made += 1
@@ -89,7 +96,7 @@ def generate(base: Path, topics: int, seed: int = 7) -> Path:
     return base / "root.ditamap"
 
 
-def topic_xml(name: str, rnd: random.Random) -> str:
+def topic_xml(name: str, rnd: random.Random, GENERATIONS: tuple[str, ...]) -> str:
     def prof() -> str:
         roll = rnd.random()
         if roll < 0.7:
@@ -119,102 +126,88 @@ def topic_xml(name: str, rnd: random.Random) -> str:
 # ----------------------------------------------------------------------------- measuring
 
 
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def run_full(map_path: Path, scheme: Path, out: Path) -> dict:
+def child_run(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
+    """One export in this process (the child): seconds, CPU seconds, chunks, stage times, peak RSS."""
     from valid.export import export
 
     marks: list[tuple[str, float]] = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if not marks or marks[-1][0] != stage:
+            marks.append((stage, time.perf_counter()))
+
     start = time.perf_counter()
-    result = export(map_path, scheme=scheme, out=out, progress=lambda m: marks.append((m, time.perf_counter())))
+    result = export(map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run)
     total = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     stages: dict[str, float] = {}
     for (label, at), (_, until) in zip(marks, [*marks[1:], ("end", start + total)]):
-        key = label.split(" (")[0].replace("preprocessing profile ", "preprocess ")
-        stages[key] = stages.get(key, 0.0) + (until - at)
-    return {"seconds": total, "chunks": result.chunks, "profiles": len(result.profiles), "stages": stages}
+        stages[label] = stages.get(label, 0.0) + (until - at)
+    return {
+        "seconds": total,
+        "chunks": result.chunks,
+        "profiles": len(result.profiles),
+        "stages": stages,
+        "cpu": usage.ru_utime + usage.ru_stime,  # robust on a shared machine, where wall time is not
+        "peak_mb": usage.ru_maxrss / 1024,
+        "digest": __import__("hashlib").sha256(out.read_bytes()).hexdigest(),
+    }
 
 
-def run_dita_side(map_path: Path, scheme_path: Path, work: Path) -> dict:
-    marks = {}
-    start = time.perf_counter()
-    docset = load(map_path)
-    scheme = load_scheme(scheme_path)
-    scheme.validate(docset)
-    marks["load and validate"] = time.perf_counter() - start
-    values = scheme.profile_values(scheme.attributes()[0])
-    for value in values:
-        t = time.perf_counter()
-        ditaval = parse_ditaval(scheme.implied_ditaval(scheme.attributes()[0], value).encode(), value)
-        preprocess(docset, ditaval, work / value, name=value)
-        marks[f"preprocess {value}"] = time.perf_counter() - t
-    t = time.perf_counter()
-    preprocess(docset, None, work / UNFILTERED)
-    marks["preprocess _unfiltered"] = time.perf_counter() - t
-    return {"seconds": time.perf_counter() - start, "chunks": None, "profiles": len(values), "stages": marks}
-
-
-def have_stylesheet() -> bool:
-    try:
-        import valid.xslt  # noqa: F401
-    except ModuleNotFoundError:
-        return False
-    return (REPO / "xsl" / "valid-index.xsl").is_file()
+def run_in_child(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"export of {map_path} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def count_topics(map_path: Path) -> int:
     return sum(1 for sf in load(map_path).files.values() if sf.format == "dita")
 
 
-def measure(name: str, map_path: Path, scheme: Path, work: Path, full: bool, repeat: int) -> dict:
+def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int, per_run: int) -> dict:
     """The median run of `repeat` (by total seconds): the machine is shared, single runs are noisy."""
     topics = count_topics(map_path)
     runs = []
     for attempt in range(repeat):
         target = work / str(attempt)
         target.mkdir(parents=True, exist_ok=True)
-        runs.append(run_full(map_path, scheme, target / "out.jsonl") if full else run_dita_side(map_path, scheme, target / "jobs"))
+        runs.append(run_in_child(map_path, scheme, target / "out.jsonl", per_run))
+        print(f"  {name}: {runs[-1]['seconds']:.1f} s, {runs[-1]['cpu']:.1f} CPU s, {runs[-1]['peak_mb']:.0f} MB", file=sys.stderr)
     runs.sort(key=lambda r: r["seconds"])
     row = runs[len(runs) // 2]
-    row.update(name=name, topics=topics, peak_mb=peak_rss_mb(), runs=[r["seconds"] for r in runs])
+    row.update(name=name, topics=topics, runs=[r["seconds"] for r in runs])
     return row
 
 
-def report(rows: list[dict], full: bool, command: str, load: tuple[float, float, float]) -> str:
+def report(rows: list[dict], command: str, load: tuple[float, float, float]) -> str:
     lines = [f"Command: `{command}`", ""]
     lines += [
-        f"Median of {len(rows[0]['runs'])} runs per doc set (all runs, seconds: "
-        + "; ".join(f"{r['name']} " + ", ".join(f"{t:.2f}" for t in r["runs"]) for r in rows)
+        f"Median of {len(rows[0]['runs'])} run(s) per doc set, each in a child process of its own (all runs, seconds: "
+        + "; ".join(f"{r['name']} " + ", ".join(f"{t:.1f}" for t in r["runs"]) for r in rows)
         + f"). Load average before the runs: {load[0]:.2f} (1 min) on {os.cpu_count()} cores.",
         "",
-    ]
-    if not full:
-        lines += [
-            "The stylesheet runner was not in the checkout: these numbers cover the DITA side only",
-            "(secure load, scheme validation, one preprocessed job per profile plus `_unfiltered`).",
-            "",
-        ]
-    lines += [
-        "| doc set | topics | profiles | chunks | seconds | topics/s | topics/s per profile | chunks/s | peak RSS MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| doc set | topics | profiles | chunks | wall s | CPU s | topics x profiles / CPU s | peak RSS MB | output sha256 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
-        chunks = "-" if r["chunks"] is None else str(r["chunks"])
-        chunk_rate = "-" if r["chunks"] is None else f"{r['chunks'] / r['seconds']:.0f}"
         lines.append(
-            f"| {r['name']} | {r['topics']} | {r['profiles']} | {chunks} | {r['seconds']:.2f} | "
-            f"{r['topics'] / r['seconds']:.0f} | {r['topics'] * r['profiles'] / r['seconds']:.0f} | {chunk_rate} | "
-            f"{r['peak_mb']:.0f} |"
+            f"| {r['name']} | {r['topics']} | {r['profiles']} | {r['chunks']} | {r['seconds']:.1f} | {r['cpu']:.1f} | "
+            f"{r['topics'] * r['profiles'] / r['cpu']:.0f} | {r['peak_mb']:.0f} | {r['digest'][:12]} |"
         )
     big = rows[0]
-    lines += ["", f"Stages of the median {big['name']} run (seconds):", ""]
-    lines += [f"- {stage}: {seconds:.2f}" for stage, seconds in big["stages"].items()]
+    lines += ["", f"Stages of the {big['name']} run (seconds):", ""]
+    lines += [f"- {stage}: {seconds:.1f}" for stage, seconds in big["stages"].items()]
     lines += [
         "",
-        "topics/s per profile = topics x profiles / seconds (target: at least 50). Peak RSS is the",
-        "process maximum (resource.getrusage), so the sample row includes the generated corpus run.",
+        "Peak RSS is the child's maximum resident set (resource.getrusage): Python, lxml and the",
+        "SaxonC runtime together. Targets: 2,500 topics x 20 profiles in at most 60 s and 1 GB;",
+        "10,000 topics x 20 profiles in at most 4 GB.",
     ]
     return "\n".join(lines)
 
@@ -229,31 +222,66 @@ def write_section(text: str) -> None:
     doc.write_text(f"{head}{MARK_START}\n{text}\n{MARK_END}{tail}", encoding="utf-8")
 
 
+def suite(topics: int, profiles: int, only: bool, scaling: bool) -> list[tuple[str, int, int]]:
+    """(name, topics, profiles) of each generated doc set to measure."""
+    if only:
+        return [(f"generated {topics} x {profiles}", topics, profiles)]
+    if scaling:
+        return [(f"generated {topics} x {n}", topics, n) for n in (5, 10, 20)]
+    return [
+        ("generated 2500 x 20", 2500, 20),
+        ("generated 10000 x 20", 10000, 20),
+        ("generated 2500 x 5", 2500, 5),
+        ("generated 2500 x 10", 2500, 10),
+    ]
+
+
 def main() -> None:
+    if len(sys.argv) == 6 and sys.argv[1] == "--child":
+        print(json.dumps(child_run(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5]))))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--topics", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per doc set; the median is reported")
+    parser.add_argument("--topics", type=int, default=2500)
+    parser.add_argument("--profiles", type=int, default=20)
+    parser.add_argument("--only", action="store_true", help="measure only --topics x --profiles (and the sample)")
+    parser.add_argument("--scaling", action="store_true", help="measure --topics x 5, 10 and 20 profiles")
+    parser.add_argument(
+        "--compare-one-run",
+        action="store_true",
+        help="also export each doc set in one stylesheet run (no batches), side by side",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="runs per doc set; the median is reported")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args()
-    full = have_stylesheet()
-    load = os.getloadavg()
+    load_avg = os.getloadavg()
+    rows = []
     with tempfile.TemporaryDirectory(prefix="valid-bench-") as tmp:
         base = Path(tmp)
-        corpus = generate(base / "corpus", args.topics)
-        rows = [
-            measure("generated", corpus, base / "corpus" / "scheme.ditamap", base / "run-generated", full, args.repeat),
+        for name, topics, profiles in suite(args.topics, args.profiles, args.only, args.scaling):
+            corpus = generate(base / f"corpus-{topics}-{profiles}", topics, profiles)
+            scheme = corpus.parent / "scheme.ditamap"
+            rows.append(measure(name, corpus, scheme, base / f"run-{topics}-{profiles}", args.repeat, TOPICS_PER_RUN))
+            if args.compare_one_run:
+                whole = measure(f"{name}, one run", corpus, scheme, base / f"one-{topics}-{profiles}", args.repeat, 10**9)
+                rows.append(whole)
+        rows.append(
             measure(
                 "sample (Cloud TPU)",
                 REPO / "sample_maps" / "cloud-tpu.ditamap",
                 REPO / "schemes" / "tpu-generations.ditamap",
                 base / "run-sample",
-                full,
                 args.repeat,
-            ),
-        ]
-    command = "python3 bench/export.py" + (f" --topics {args.topics}" if args.topics != 2000 else "")
-    command += f" --repeat {args.repeat}" if args.repeat != 3 else ""
-    text = report(rows, full, command, load)
+                TOPICS_PER_RUN,
+            )
+        )
+    command = "python3 bench/export.py"
+    if args.only:
+        command += f" --topics {args.topics} --profiles {args.profiles} --only"
+    elif args.scaling:
+        command += f" --topics {args.topics} --scaling"
+    command += " --compare-one-run" if args.compare_one_run else ""
+    command += f" --repeat {args.repeat}" if args.repeat != 1 else ""
+    text = report(rows, command, load_avg)
     print(text)
     if not args.no_write:
         write_section(text)

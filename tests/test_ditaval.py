@@ -259,7 +259,7 @@ def test_invalid_action_names_file_and_line(tmp_path):
 def test_ditaval_with_entity_declaration_is_refused(tmp_path):
     bad = tmp_path / "x.ditaval"
     bad.write_text('<!DOCTYPE val [<!ENTITY e SYSTEM "secret.txt">]>\n<val><prop att="&e;" action="exclude"/></val>')
-    with pytest.raises(DitavalError, match="x.ditaval:1: entity declarations are refused"):
+    with pytest.raises(DitavalError, match="x.ditaval:1: external entity 'e' is refused"):
         read_ditaval(bad)
 
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from valid.cli import main
 from valid.contracts import Chunk, ExportCounts, ExportHeader, ProfileInfo, SourceLocation
 from valid.errors import ExportContractError
-from valid.export import _write_atomically, contract_schema_json, validate_lines
+from valid.export import contract_schema_json, validate_lines
 
 ROOT = Path(__file__).parent.parent
 PROFILES = ["v5p", "v6e"]
@@ -81,18 +81,3 @@ def test_bad_lines_are_an_export_contract_error_naming_the_line(lines, message):
     with pytest.raises(ExportContractError) as caught:
         validate_lines("\n".join(lines), PROFILES)
     assert message in str(caught.value)
-
-
-def test_atomic_write_leaves_nothing_on_failure(tmp_path):
-    out = tmp_path / "out.jsonl"
-
-    class Exploding(str):
-        def endswith(self, *_):
-            raise RuntimeError("disk full")
-
-    with pytest.raises(RuntimeError):
-        _write_atomically(out, Exploding("x"))
-    assert list(tmp_path.iterdir()) == []
-    _write_atomically(out, "a\nb")
-    assert out.read_text() == "a\nb\n"
-    assert list(tmp_path.iterdir()) == [out]

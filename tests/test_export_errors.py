@@ -100,7 +100,7 @@ def test_xxe_attempt(tmp_path, isolated_tmp):
     )
     out = tmp_path / "out.jsonl"
     result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
-    assert_clean_failure(result, out, isolated_tmp, "t.dita:3: entity declarations are refused")
+    assert_clean_failure(result, out, isolated_tmp, "t.dita:3: external entity 'x' is refused")
     assert "TOP-SECRET" not in result.output
 
 

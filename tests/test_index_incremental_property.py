@@ -105,12 +105,12 @@ def test_incremental_build_equals_a_clean_full_build(data):
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         incremental = Store(root / "incremental")
-        build_release(write_export(root / "0.jsonl", topics), embedder, incremental)
+        build_release(write_export(root / "0.jsonl", topics), embedder, incremental, allow_empty=True)
         for n, op in enumerate(ops, start=1):
             topics = apply(topics, op, draw_topic)
-            build_release(write_export(root / f"{n}.jsonl", topics), embedder, incremental)
+            build_release(write_export(root / f"{n}.jsonl", topics), embedder, incremental, allow_empty=True)
         clean = Store(root / "clean")
-        build_release(write_export(root / "final.jsonl", topics), HashEmbedder(dimension=16), clean)
+        build_release(write_export(root / "final.jsonl", topics), HashEmbedder(dimension=16), clean, allow_empty=True)
         assert snapshot(incremental, embedder, queries) == snapshot(clean, embedder, queries)
 
 
@@ -120,16 +120,16 @@ def test_incremental_build_with_the_offline_embedder_equals_a_clean_build(tmp_pa
     embedder = OfflineMiniLM()
     topics = sample_topics()
     incremental = Store(tmp_path / "incremental")
-    build_release(write_export(tmp_path / "0.jsonl", topics), embedder, incremental)
+    build_release(write_export(tmp_path / "0.jsonl", topics), embedder, incremental, allow_empty=True)
     topics = [t for t in topics if t.topic_id != "tpu7x"]  # delete a topic
     topics = [replace(t, scope=frozenset({"v6e"})) if t.topic_id == "queued-resources" else t for t in topics]  # rescope
     topics = [
         t.with_chunks([replace(c, text=c.text + " Use a reservation.") if c.local == "arch" else c for c in t.chunks]) if t.topic_id == "v5p" else t
         for t in topics
     ]  # edit
-    result = build_release(write_export(tmp_path / "1.jsonl", topics), embedder, incremental)
+    result = build_release(write_export(tmp_path / "1.jsonl", topics), embedder, incremental, allow_empty=True)
     assert result.report.embedding.embedded == 1
     clean = Store(tmp_path / "clean")
-    build_release(write_export(tmp_path / "final.jsonl", topics), OfflineMiniLM(), clean)
+    build_release(write_export(tmp_path / "final.jsonl", topics), OfflineMiniLM(), clean, allow_empty=True)
     queries = ["How do I create a TPU VM?", "HBM per v5p chip", "queued resources", "--version v2-alpha-tpuv6e"]
     assert snapshot(incremental, embedder, queries) == snapshot(clean, embedder, queries)

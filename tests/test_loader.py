@@ -228,30 +228,6 @@ def test_url_schemes_and_absolute_paths_are_refused_for_local_content(tmp_path, 
         load(tmp_path / "m.ditamap")
 
 
-def test_external_entity_is_refused_and_never_read(tmp_path):
-    secret = tmp_path / "secret.txt"
-    secret.write_text("TOP-SECRET")
-    write(
-        tmp_path,
-        {
-            "m.ditamap": '<map><topicref href="t.dita"/></map>',
-            "t.dita": f'<?xml version="1.0"?>\n<!DOCTYPE topic [\n  <!ENTITY xxe SYSTEM "{secret.as_uri()}">\n]>\n'
-            '<topic id="t"><title>&xxe;</title></topic>',
-        },
-    )
-    with pytest.raises(UnsafeReferenceError) as caught:
-        load(tmp_path / "m.ditamap")
-    assert str(caught.value) == "t.dita:3: entity declarations are refused (no DTD or external entity is ever read)"
-    assert "TOP-SECRET" not in str(caught.value)
-
-
-def test_internal_entity_expansion_is_refused(tmp_path):
-    laughs = '<!DOCTYPE map [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>\n<map><title>&b;</title></map>'
-    write(tmp_path, {"m.ditamap": laughs})
-    with pytest.raises(UnsafeReferenceError, match="m.ditamap:1: entity declarations are refused"):
-        load(tmp_path / "m.ditamap")
-
-
 def test_missing_root_map_is_a_missing_target(tmp_path):
     with pytest.raises(MissingTargetError, match="root map not found"):
         load(tmp_path / "nothing.ditamap")

@@ -9,6 +9,8 @@
     ├── DitavalError                an unreadable or invalid DITAVAL
     ├── ExportContractError         an export line that breaks the JSON contract
     ├── ConfigError                 a missing key, server or setting (actionable message)
+    ├── OutputError                 an output that cannot or must not be written (not a regular file,
+    │                               one of the inputs, disk full, no permission, an empty export)
     ├── ProviderError               a model or embedding provider failed, answered badly, or is unreachable
     └── ReleaseError                index releases: activation conflicts, missing releases
 """
@@ -54,6 +56,10 @@ class ExportContractError(ValidError):
 
 
 class ConfigError(ValidError):
+    pass
+
+
+class OutputError(ValidError):
     pass
 
 

@@ -25,6 +25,7 @@ from lxml import etree
 from pydantic import TypeAdapter
 
 from valid import __version__
+from valid.batches import BatchJobs, run_in_batches, topic_batches
 from valid.contracts import Chunk, ExportHeader, ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
@@ -33,10 +34,15 @@ from valid.dita.preprocess import UNFILTERED, preprocess
 from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ConfigError, DitavalError, ExportContractError
 from valid.exportfile import parse_export
+from valid.output import output_target, refuse_empty, refuse_inputs, write_text
+
+# Topic files chunked and merged per stylesheet run: bounds the stylesheet's memory (every profile's
+# build of these files is held at once) while keeping per-run overhead (parsing the maps) small.
+TOPICS_PER_RUN = 200
 
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
-Progress = Callable[[str], None]
+Progress = Callable[[str, int, int], None]  # (stage, done, total): valid.progress draws it
 
 
 @dataclass(frozen=True)
@@ -72,24 +78,32 @@ def export(
     attribute: str | None = None,
     profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None = None,
     root: str | os.PathLike | None = None,
+    catalog: str | os.PathLike | None = None,
     out: str | os.PathLike,
     progress: Progress | None = None,
+    allow_empty: bool = False,
+    topics_per_run: int = TOPICS_PER_RUN,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
     Profiles come from `profiles` (name -> DITAVAL file) or, without them, from the subject scheme:
-    one per value of `attribute` (default: the only attribute the scheme binds).
+    one per value of `attribute` (default: the only attribute the scheme binds). `catalog`: an
+    OASIS XML catalog for the doc set's own DTD shells (specializations). `out` is a file, a FIFO
+    or "-" (standard output; valid.output). An export with no chunks, or a profile without any, is
+    refused unless `allow_empty`. More than `topics_per_run` topic files are chunked and merged in
+    batches of that many (valid.batches), with the same output.
     """
-    say = progress or (lambda _msg: None)
-    out = Path(out)
-    if not out.parent.is_dir():
-        raise ConfigError(f"{out}: the output directory does not exist")
-    say("loading the doc set")
-    docset = load(map_path, root=root)
+    say = progress or (lambda _stage, _done, _total: None)
+    target = output_target(out)
+    say("load", 0, 1)
+    docset = load(map_path, root=root, catalog=catalog)
+    say("load", 1, 1)
     subject_scheme = load_scheme(scheme) if scheme is not None else None
     for each in _schemes_to_validate(docset, subject_scheme):
         each.validate(docset)
     chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
+    pairs = list(profiles.items() if isinstance(profiles, Mapping) else profiles or [])
+    refuse_inputs(target, [map_path, scheme, catalog, *docset.files, *(path for _, path in pairs)])
     ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
 
     work = Path(tempfile.mkdtemp(prefix="valid-export-"))
@@ -97,7 +111,7 @@ def export(
         warnings = list(docset.warnings)
         jobs: dict[str, Path] = {}
         for index, profile in enumerate(chosen, 1):
-            say(f"preprocessing profile {profile.name} ({index}/{len(chosen)})")
+            say("preprocess", index - 1, len(chosen) + 1)
             ditaval = ditavals[profile.name]
             warnings += [
                 ExportWarning(path=ditaval.source, line=line, feature=feature, message=message)
@@ -107,27 +121,45 @@ def export(
             job = preprocess(docset, ditaval, work / f"profile-{index}", name=profile.name)
             warnings += job.warnings
             jobs[profile.name] = job.job_file
-        say("preprocessing the unfiltered build")
+        say("preprocess", len(chosen), len(chosen) + 1)
         unfiltered = preprocess(docset, None, work / UNFILTERED, name=UNFILTERED)
-        run_document = work / "run.xml"
-        write_run_document(
-            run_document,
-            docset=docset,
-            profiles=chosen,
-            jobs=jobs,
-            unfiltered=unfiltered.job_file,
-            scheme=subject_scheme,
-            attribute=header_attribute,
-            warnings=_unique(warnings),
-        )
-        say("chunking and merging (XSLT)")
-        text = _xslt().run_export(str(run_document))
-        header, chunks = validate_lines(text, [p.name for p in chosen])
-        say(f"writing {out.name}")
-        _write_atomically(out, text)
+        say("preprocess", len(chosen) + 1, len(chosen) + 1)
+
+        def run(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> str:
+            run_document = work / name
+            write_run_document(
+                run_document,
+                docset=docset,
+                profiles=chosen,
+                jobs=batch_jobs,
+                unfiltered=batch_unfiltered,
+                scheme=subject_scheme,
+                attribute=header_attribute,
+                warnings=_unique(warnings),
+            )
+            return _xslt().run_export(str(run_document))
+
+        names = [p.name for p in chosen]
+        batches = len(topic_batches(docset, topics_per_run))
+        text = None
+        if batches > 1:
+
+            def run_batch(batch: BatchJobs, n: int) -> str:
+                say("chunk and merge", n - 1, batches)
+                return run(batch.jobs, batch.unfiltered, f"run-{n}.xml")
+
+            text = run_in_batches(docset, topics_per_run, jobs, unfiltered.job_file, run_batch, names)
+        if text is None:  # one batch, or batches that cannot be joined exactly
+            say("chunk and merge", 0, 1)
+            text = run(jobs, unfiltered.job_file, "run.xml")
+        header, chunks = validate_lines(text, names)
+        if not allow_empty:
+            refuse_empty(header.counts.per_profile, chunks, [p.name for p in chosen])
+        say("chunk and merge", max(batches, 1), max(batches, 1))
+        write_text(target, text)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return ExportResult(out=out, header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
+    return ExportResult(out=Path(target.given), header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
 
 
 def _schemes_to_validate(docset: DocSet, given: SubjectScheme | None) -> list[SubjectScheme]:
@@ -306,19 +338,6 @@ def validate_lines(text: str, profile_names: list[str]) -> tuple[ExportHeader, i
     if loaded.profiles != profile_names:
         raise ExportContractError(f"export:1: the header's profiles {loaded.profiles} are not the requested {profile_names}")
     return loaded.header, len(loaded.chunks)
-
-
-def _write_atomically(out: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text if text.endswith("\n") else text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _xslt():

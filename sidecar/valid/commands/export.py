@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -32,8 +31,17 @@ def _profile_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
     help="An explicit profile (repeatable); replaces the scheme's implied profiles.",
 )
 @click.option("--root", type=click.Path(file_okay=False), help="Doc-set root (default: the map's directory).")
-@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), help="Output JSON-lines file.")
-def export_command(map_path, scheme, attribute, profiles, root, out):
+@click.option(
+    "--catalog",
+    type=click.Path(dir_okay=False),
+    help="OASIS XML catalog for the doc set's own DTD shells (read locally, never the network).",
+)
+@click.option(
+    "-o", "--out", required=True, help="Output JSON-lines file, a FIFO, or '-' for standard output."
+)
+@click.option("--allow-empty", is_flag=True, help="Write the export even with no chunks, or a profile with none.")
+@click.option("--progress", "show_progress", is_flag=True, help="Show progress on stderr even when it is not a terminal.")
+def export_command(map_path, scheme, attribute, profiles, root, catalog, out, allow_empty, show_progress):
     """Export MAP's chunks as JSON lines, each with its scope per profile.
 
     Each profile is preprocessed on its own (as a DITA-OT build with its DITAVAL would be), then
@@ -41,29 +49,30 @@ def export_command(map_path, scheme, attribute, profiles, root, out):
     nothing is written.
     """
     from valid.export import export
+    from valid.progress import reporter
 
-    progress = None
-    if sys.stderr.isatty():
-
-        def progress(message: str) -> None:
-            click.echo(f"\rvalid export: {message}\033[K", err=True, nl=False)
-
-    result = export(
-        map_path,
-        scheme=scheme,
-        attribute=attribute,
-        profiles=_profile_pairs(profiles) or None,
-        root=root,
-        out=out,
-        progress=progress,
-    )
-    if progress is not None:
-        click.echo("", err=True)
+    progress = reporter("valid export", show_progress)
+    try:
+        result = export(
+            map_path,
+            scheme=scheme,
+            attribute=attribute,
+            profiles=_profile_pairs(profiles) or None,
+            root=root,
+            catalog=catalog,
+            out=out,
+            progress=progress,
+            allow_empty=allow_empty,
+        )
+    finally:
+        if progress is not None:
+            progress.close()  # before any error or summary line
     counts = result.header.counts
     per = ", ".join(f"{name} {counts.per_profile.get(name, 0)}" for name in result.profiles)
     click.echo(
-        f"wrote {result.out}: {result.chunks} chunks ({per}); "
-        f"{counts.kept_by_no_profile} kept by no profile; {len(result.warnings)} warning(s)"
+        f"wrote {'<stdout>' if out == '-' else result.out}: {result.chunks} chunks ({per}); "
+        f"{counts.kept_by_no_profile} kept by no profile; {len(result.warnings)} warning(s)",
+        err=out == "-",  # standard output carries the export itself
     )
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from valid.embed import EMBEDDER_KINDS, make_embedder
@@ -29,24 +27,6 @@ def _store(state, chroma_url=None):
     return Store(state, chroma_url)
 
 
-class _Progress:
-    """A one-line progress display on stderr, only when stderr is a terminal."""
-
-    def __init__(self):
-        self.enabled = sys.stderr.isatty()
-        self.stage = None
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = int(width * done / total) if total else width
-        sys.stderr.write(f"\r{stage:<8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 def _audit_findings(export_path) -> list:
     """The audit's scope findings for the report (an empty list where the audit is not installed)."""
     try:
@@ -69,7 +49,9 @@ def _audit_findings(export_path) -> list:
 @click.option("--embed-dimension", type=int, default=None, help="Gemini output dimension (default 768).")
 @click.option("--no-activate", is_flag=True, help="Register the release but leave the active release as it is.")
 @click.option("--json", "as_json", is_flag=True, help="Print the index report as JSON.")
-def index_command(export, state, chroma_url, embedder, embed_model, embed_dimension, no_activate, as_json):
+@click.option("--allow-empty", is_flag=True, help="Accept an export with no chunks, or a profile with none.")
+@click.option("--progress", "show_progress", is_flag=True, help="Show progress on stderr even when it is not a terminal or with --json.")
+def index_command(export, state, chroma_url, embedder, embed_model, embed_dimension, no_activate, as_json, allow_empty, show_progress):
     """Index an export (CHUNKS.jsonl) into a verified release: Chroma + SQLite FTS5.
 
     Only texts missing from the embedding cache are embedded; an unchanged export reuses its release.
@@ -85,15 +67,23 @@ def index_command(export, state, chroma_url, embedder, embed_model, embed_dimens
             options["dimension"] = embed_dimension
     elif embed_model or embed_dimension:
         raise click.UsageError("--embed-model and --embed-dimension apply to --embedder gemini only")
+    from valid.progress import reporter
+
     store = _store(state, chroma_url)
-    result = build_release(
-        export,
-        make_embedder(embedder, **options),
-        store,
-        activate=not no_activate,
-        findings=_audit_findings(export),
-        progress=_Progress(),
-    )
+    progress = reporter("valid index", show_progress, as_json=as_json)
+    try:
+        result = build_release(
+            export,
+            make_embedder(embedder, **options),
+            store,
+            activate=not no_activate,
+            findings=_audit_findings(export),
+            progress=progress,
+            allow_empty=allow_empty,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     report = result.report
     if as_json:
         click.echo(report.model_dump_json(indent=2))

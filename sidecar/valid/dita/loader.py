@@ -1,8 +1,9 @@
 """Secure loading of a DITA doc set: the root map and everything it pulls in.
 
 Nothing outside the doc set is ever read. Parsing uses lxml with entity resolution, DTD loading and
-the network off; any entity declaration is refused (XXE, billion laughs), the DOCTYPE is otherwise
-ignored, XInclude is never run. References are followed from the root map only through maprefs,
+the network off; internal general entities of the DOCTYPE's internal subset are expanded within
+bounds, every other entity is refused (XXE, parameter entities, billion laughs: valid.dita.entities),
+the DOCTYPE is otherwise ignored, XInclude is never run. References are followed from the root map only through maprefs,
 topicrefs, key definitions and conrefs, and each one is checked before the file it names is opened:
 it must stay inside the doc-set root (the root map's directory unless `root=` widens it) and must not
 use a URL scheme. Link targets (xref, link) are not loaded.
@@ -25,7 +26,8 @@ from urllib.parse import quote, unquote
 from lxml import etree
 
 from valid.contracts import ExportWarning
-from valid.dita import classes
+from valid.dita import classes, entities
+from valid.dita.grammar import Grammar, Grammars, read_catalog
 from valid.errors import DitaSyntaxError, MissingTargetError, UnsafeReferenceError
 
 VALID_NS = "urn:valid:dita"
@@ -33,7 +35,6 @@ XPATH_ATTR = f"{{{VALID_NS}}}xpath"
 XINCLUDE_NS = "http://www.w3.org/2001/XInclude"
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_ENTITY_DECL = re.compile(rb"<!ENTITY")
 
 # Only local DITA content is loaded; other formats (html, pdf, images) are left as links.
 _DITA_FORMATS = {"dita": "dita", "ditamap": "ditamap"}
@@ -102,7 +103,8 @@ def _parser() -> etree.XMLParser:
 def parse_secure(file: Path, display: str) -> etree._ElementTree:
     """Parse one XML file without resolving entities, loading DTDs or touching the network.
 
-    Raises UnsafeReferenceError for any entity declaration, DitaSyntaxError for malformed XML.
+    Raises UnsafeReferenceError for an entity that is not internal or is over a bound,
+    DitaSyntaxError for malformed XML.
     """
     try:
         data = file.read_bytes()
@@ -112,36 +114,30 @@ def parse_secure(file: Path, display: str) -> etree._ElementTree:
 
 
 def parse_bytes(data: bytes, display: str, base_url: str | None = None) -> etree._ElementTree:
-    # Refuse entity declarations before the parser sees them, so nothing they name is ever read.
-    line = _entity_declaration_line(data)
-    if line is not None:
-        raise UnsafeReferenceError(display, line, _ENTITY_REFUSED)
+    # The internal subset is checked before the parser sees the file, so nothing an entity names is
+    # ever read and no expansion runs past its bounds (valid.dita.entities).
+    internal = entities.read(data, display)
     try:
         root = etree.fromstring(data, _parser(), base_url=base_url)
     except etree.XMLSyntaxError as err:
         line = err.lineno or None
         raise DitaSyntaxError(display, line, f"malformed XML: {_syntax_message(err)}") from None
     tree = root.getroottree()
-    dtd = tree.docinfo.internalDTD
-    if dtd is not None and any(True for _ in dtd.entities()):
-        raise UnsafeReferenceError(display, 1, _ENTITY_REFUSED)
+    _check_parsed_entities(tree, internal, display)
+    if internal is not None:
+        entities.expand(root, internal, display)
     return tree
 
 
-_ENTITY_REFUSED = "entity declarations are refused (no DTD or external entity is ever read)"
-_INTERNAL_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[")
-
-
-def _entity_declaration_line(data: bytes) -> int | None:
-    """Line of the first <!ENTITY in the DOCTYPE's internal subset, or None."""
-    start = _INTERNAL_SUBSET.search(data)
-    if start is None:
-        return None
-    end = data.find(b"]>", start.end())
-    match = _ENTITY_DECL.search(data, start.end(), len(data) if end < 0 else end)
-    if match is None:
-        return None
-    return data.count(b"\n", 0, match.start()) + 1
+def _check_parsed_entities(tree: etree._ElementTree, internal, display: str) -> None:
+    """Defence in depth: the parser saw no entity the internal-subset reader did not accept."""
+    dtd = tree.docinfo.internalDTD
+    if dtd is None:
+        return
+    accepted = internal.declarations if internal is not None else {}
+    for ent in dtd.entities():
+        if ent.name not in accepted or ent.system_url:
+            raise UnsafeReferenceError(display, None, f"entity '{ent.name}' is refused {entities.REFUSED}")
 
 
 def _syntax_message(err: etree.XMLSyntaxError) -> str:
@@ -157,8 +153,11 @@ def _qname(el: etree._Element) -> str:
     return f"{el.prefix}:{local}" if el.prefix else local
 
 
-def annotate(sf: SourceFile, warnings: list[ExportWarning]) -> None:
-    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file."""
+def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | None = None) -> None:
+    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file.
+
+    Defaults come from the file's own grammar when the doc set ships it (valid.dita.grammar), else
+    from the built-in DITA 1.3 table."""
     root = _with_valid_namespace(sf)
     counts: dict[str, int] = {}
     unknown: dict[str, list[int]] = {}
@@ -180,12 +179,14 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning]) -> None:
         local = etree.QName(el).localname
         if ns is None and local in classes.UNCLASSIFIED_BY_DESIGN:
             continue
-        cls = classes.default_class(local) if ns is None else None
+        declared = grammar.class_of(local) if grammar is not None and ns is None else None
+        cls = declared or (classes.default_class(local) if ns is None else None)
         if cls is None:
             unknown.setdefault(qname, []).append(el.sourceline or 0)
             continue
         el.set("class", cls)
-        for att, value in classes.ATTRIBUTE_DEFAULTS.get(local, {}).items():
+        extra = grammar.attributes_of(local) if declared else classes.ATTRIBUTE_DEFAULTS.get(local, {})
+        for att, value in extra.items():
             if el.get(att) is None:
                 el.set(att, value)
     _add_xpaths(root)
@@ -376,8 +377,16 @@ def first_topic(root: etree._Element):
 # ----------------------------------------------------------------------------- loading
 
 
-def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) -> DocSet:
-    """Load the root map and every map, topic and conref target it reaches, securely."""
+def load(
+    map_path: str | os.PathLike,
+    *,
+    root: str | os.PathLike | None = None,
+    catalog: str | os.PathLike | None = None,
+) -> DocSet:
+    """Load the root map and every map, topic and conref target it reaches, securely.
+
+    `catalog`: an OASIS XML catalog that maps the doc set's DOCTYPEs to its own DTD shells.
+    """
     given = Path(map_path)
     map_file = given.resolve()
     if not map_file.is_file():
@@ -388,6 +397,8 @@ def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) 
     if not map_file.is_relative_to(root_dir):
         raise UnsafeReferenceError(str(given), None, "the root map is outside the doc-set root given with --root")
     map_dir = map_file.parent
+    grammars = Grammars(root_dir, read_catalog(catalog) if catalog is not None else None)
+    grammar_warned: set[str] = set()
     warnings: list[ExportWarning] = []
     files: dict[Path, SourceFile] = {}
     queue: list[tuple[Path, str]] = [(map_file, "ditamap")]
@@ -406,7 +417,11 @@ def load(map_path: str | os.PathLike, *, root: str | os.PathLike | None = None) 
             format=fmt,
             tree=tree,
         )
-        annotate(sf, warnings)
+        grammar, why_not = grammars.for_tree(tree, file)
+        if why_not is not None and why_not not in grammar_warned:
+            grammar_warned.add(why_not)  # once per grammar, at the first file that names it
+            warnings.append(ExportWarning(path=display, line=1, feature="grammar", message=why_not))
+        annotate(sf, warnings, grammar)
         files[file] = sf
         for ref, target_fmt, el, attr in _references(sf, root_dir, warnings):
             if ref.file is not None:

@@ -48,6 +48,7 @@ from valid.index.manifest import (
 )
 from valid.index.report import Changes, EmbeddingCounts, IndexReport, ReleaseLine, to_html
 from valid.index.store import Store
+from valid.output import refuse_empty
 
 Progress = Callable[[str, int, int], None]
 
@@ -70,7 +71,10 @@ def build_release(
     settings: IndexSettings | None = None,
     progress: Progress | None = None,
     embed_batch: int = 64,
+    allow_empty: bool = False,
 ) -> BuildResult:
+    """Build (or reuse) the release of an export and activate it. A release with no chunks, or with
+    a profile that has none, is refused before anything is built unless `allow_empty`."""
     started = time.perf_counter()
     timings: dict[str, float] = {}
     settings = settings or IndexSettings()
@@ -80,6 +84,9 @@ def build_release(
     identity = identity_for(export, embedder.id, embedder.dimension, settings)
     release_id = identity.release_id
     timings["read"] = time.perf_counter() - mark
+    if not allow_empty:
+        per_profile = {p: sum(1 for c in export.chunks if c.scope.get(p)) for p in export.profiles}
+        refuse_empty(per_profile, len(export.chunks), export.profiles)
 
     store.root.mkdir(parents=True, exist_ok=True)
     with file_lock(store.build_lock, blocking=False) as locked:

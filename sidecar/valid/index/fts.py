@@ -16,15 +16,19 @@ from typing import Sequence
 from valid.contracts import Chunk
 from valid.index.manifest import Bm25Settings
 
-_COMPOUND = re.compile(r"\S*[-_]\S*")
 _SEPARATORS = re.compile(r"[-_]+")
 
 
 def split_column(*texts: str) -> str:
-    """The parts of every hyphenated or underscored word, so `version` also finds `--version`."""
+    """The parts of every hyphenated or underscored word, so `version` also finds `--version`.
+
+    Words are found with str.split, not a regex such as `\\S*[-_]\\S*`: that one backtracks over
+    the whole word at every start position, quadratic in the length of a long unbroken token."""
     parts = []
     for text in texts:
-        for word in _COMPOUND.findall(text):
+        for word in text.split():
+            if "-" not in word and "_" not in word:
+                continue
             pieces = _SEPARATORS.sub(" ", word).split()
             if pieces:
                 parts.append(" ".join(pieces))

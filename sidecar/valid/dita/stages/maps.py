@@ -31,8 +31,9 @@ class MapStage:
             if not isinstance(el.tag, str) or el.getparent() is None and el is not root:
                 continue
             cls = el.get("class") or ""
-            if sf is not self.docset.root_map:
-                self._rebase_map_element(el, sf)
+            # Root-map hrefs too: each then names its target's real path, percent-encoded, the
+            # way the job directory holds it (symlinked and non-ASCII names included).
+            self._rebase_map_element(el, sf)
             if classes.TOPICREF not in cls or el.get("href") is None or is_external(el):
                 continue
             href = el.get("href")

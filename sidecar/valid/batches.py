@@ -1,0 +1,122 @@
+"""Chunk and merge a large doc set in batches of topic files, so memory does not grow with it.
+
+The stylesheet merges every profile's build by chunk identity, and a chunk's identity, text, title,
+breadcrumbs and scope come from its own topic file in each build; only the maps (key definitions,
+the map title) are shared by all chunks. So the topic files can be split into batches: each batch
+runs the stylesheet over every profile's map, with the topic references outside the batch
+unlinked (their @href removed, so the stylesheet never loads those files), and the batches'
+outputs are joined. The stylesheet then holds one batch of topics per profile at a time instead of
+the whole doc set per profile.
+
+The joined output must be byte-identical to one run over everything. Lines are sorted by source
+path first, so batches are made of topic files in source-path order, and the join is accepted only
+when that held in the actual output: the batches' source paths do not overlap and ascend, and
+their headers agree on everything but the counts (which add up). Otherwise (content conref'd from
+one file into topics of two batches, say) the export falls back to one run over everything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from lxml import etree
+
+from valid.dita.loader import DocSet, has_url_scheme
+
+_COUNTS = re.compile(r',"counts":\{"chunks":\d+,"kept_by_no_profile":\d+,"per_profile":\{[^{}]*\}\}')
+
+
+@dataclass(frozen=True)
+class BatchJobs:
+    """For one batch: the job file of each profile and of the unfiltered build."""
+
+    jobs: dict[str, Path]
+    unfiltered: Path
+
+
+def topic_batches(docset: DocSet, size: int) -> list[list[Path]]:
+    """Topic files (not maps) in the order of their source paths, in batches of `size`."""
+    topics = sorted((sf for sf in docset.files.values() if sf.format == "dita"), key=lambda sf: sf.path)
+    return [[sf.file for sf in topics[i : i + size]] for i in range(0, len(topics), size)]
+
+
+def write_batch_jobs(
+    docset: DocSet, job_files: dict[str, Path], unfiltered: Path, batch: Sequence[Path], all_topics: set[Path], n: int
+) -> BatchJobs:
+    """Beside each job's files, a job file and root map for batch n that link only its topics."""
+    outside = {docset.files[f].job_uri for f in all_topics - set(batch)}
+    made = {name: _batch_job(job, outside, docset, n) for name, job in job_files.items()}
+    return BatchJobs(jobs=made, unfiltered=_batch_job(unfiltered, outside, docset, n))
+
+
+def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int) -> Path:
+    job_dir = job_file.parent
+    map_uri = docset.root_map.job_uri
+    map_path = job_dir / map_uri
+    batch_map = map_path.with_name(f"{map_path.stem}.valid-batch-{n}{map_path.suffix}")
+    tree = etree.parse(str(map_path))
+    for el in tree.iter():
+        href = el.get("href") if isinstance(el.tag, str) else None
+        if not href or has_url_scheme(href):
+            continue
+        target = os.path.normpath(map_path.parent / unquote(href.split("#")[0]))
+        if Path(os.path.relpath(target, job_dir)).as_posix() in outside:
+            del el.attrib["href"]  # the stylesheet loads only referenced topic files
+    tree.write(str(batch_map), xml_declaration=True, encoding="UTF-8")
+    job = etree.parse(str(job_file))
+    for f in job.iter("file"):
+        if f.get("input") == "true":
+            f.set("uri", Path(os.path.relpath(batch_map, job_dir)).as_posix())
+    batch_job = job_dir / f".job.valid-batch-{n}.xml"
+    job.write(str(batch_job), xml_declaration=True, encoding="UTF-8")
+    return batch_job
+
+
+def join(outputs: Sequence[str], profiles: Sequence[str]) -> str | None:
+    """The batches' outputs as one export, or None when they cannot be joined exactly."""
+    headers, bodies = [], []
+    for text in outputs:
+        lines = text.rstrip("\n").split("\n")
+        headers.append(lines[0])
+        bodies.append(lines[1:])
+    if len({_COUNTS.sub("", h) for h in headers}) != 1 or not all(_COUNTS.search(h) for h in headers):
+        return None
+    previous_last: str | None = None
+    for body in bodies:
+        paths = [json.loads(line)["source"]["path"] for line in body]
+        if not paths:
+            continue
+        if previous_last is not None and paths[0] <= previous_last:
+            return None  # a source path in two batches, or out of order: not the one-run order
+        previous_last = paths[-1]
+    counts = [json.loads(h)["counts"] for h in headers]
+    chunks = sum(c["chunks"] for c in counts)
+    kept = sum(c["kept_by_no_profile"] for c in counts)
+    per = ",".join(f'"{p}":{sum(c["per_profile"].get(p, 0) for c in counts)}' for p in profiles)
+    joined_counts = f',"counts":{{"chunks":{chunks},"kept_by_no_profile":{kept},"per_profile":{{{per}}}}}'
+    header = _COUNTS.sub(lambda _m: joined_counts, headers[0], count=1)
+    return "\n".join([header, *(line for body in bodies for line in body)]) + "\n"
+
+
+def run_in_batches(
+    docset: DocSet,
+    size: int,
+    job_files: dict[str, Path],
+    unfiltered: Path,
+    run_one: Callable[[BatchJobs, int], str],
+    profiles: Sequence[str],
+) -> str | None:
+    """Run the stylesheet per batch (run_one writes the batch's run document and runs it); joined."""
+    batches = topic_batches(docset, size)
+    all_topics = {f for batch in batches for f in batch}
+    outputs = []
+    for n, batch in enumerate(batches, 1):
+        jobs = write_batch_jobs(docset, job_files, unfiltered, batch, all_topics, n)
+        outputs.append(run_one(jobs, n))
+    return join(outputs, profiles)
