@@ -29,7 +29,9 @@ from lxml import etree
 
 from valid.dita.loader import DocSet, has_url_scheme
 
-_COUNTS = re.compile(r',"counts":\{"chunks":\d+,"kept_by_no_profile":\d+,"per_profile":\{[^{}]*\}\}')
+_COUNTS = re.compile(
+    r',"counts":\{"chunks":\d+,"kept_by_no_profile":\d+,"per_profile":\{[^{}]*\}(?:,"not_chunked":\{[^{}]*\})?\}'
+)
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,13 @@ def join(outputs: Sequence[str], profiles: Sequence[str]) -> str | None:
     chunks = sum(c["chunks"] for c in counts)
     kept = sum(c["kept_by_no_profile"] for c in counts)
     per = ",".join(f'"{p}":{sum(c["per_profile"].get(p, 0) for c in counts)}' for p in profiles)
-    joined_counts = f',"counts":{{"chunks":{chunks},"kept_by_no_profile":{kept},"per_profile":{{{per}}}}}'
+    joined_counts = f',"counts":{{"chunks":{chunks},"kept_by_no_profile":{kept},"per_profile":{{{per}}}'
+    if any("not_chunked" in c for c in counts):
+        # Element names in code-point order, as the stylesheet's sort() writes them.
+        names = sorted({name for c in counts for name in c.get("not_chunked", {})})
+        missed = ",".join(f'{json.dumps(n)}:{sum(c.get("not_chunked", {}).get(n, 0) for c in counts)}' for n in names)
+        joined_counts += f',"not_chunked":{{{missed}}}'
+    joined_counts += "}"
     header = _COUNTS.sub(lambda _m: joined_counts, headers[0], count=1)
     return "\n".join([header, *(line for body in bodies for line in body)]) + "\n"
 
