@@ -146,3 +146,37 @@ def test_known_generations_are_answered_and_the_unknown_one_refused_in_one_answe
     assert [a.generation for a in obj.answers] == ["v5p"]
     assert "4" in obj.answers[0].answer
     assert "TPU v4" in obj.refusal.reason and obj.refusal.gap_issue
+
+
+# 4. Scope resolution generic over the scheme: versioned products (the Corvane sample) ------------
+
+
+@pytest.fixture(scope="module")
+def corvane(corvane_build, tmp_path_factory):
+    issues = tmp_path_factory.mktemp("corvane-issues")
+    with open_engine(corvane_build.state, embedder=offline_embedder(), issues_dir=issues, log=False) as engine:
+        yield engine
+
+
+def test_a_reference_title_with_a_version_resolves_without_an_exact_label(corvane):
+    obj = ask(corvane, "In the Corvane CLI reference version 2.4.1, what is the default of --parallel for corvane push?")
+    assert obj.scope == ["cli-2.4.1"]
+    assert "16" in only_answer(obj, "cli-2.4.1").answer
+
+
+def test_a_partial_version_asks_among_the_matching_releases_only(corvane):
+    obj = ask(corvane, "What is the default of --parallel for corvane push in Corvane CLI 2?")
+    assert obj.outcome == "ask"
+    offered = {c.generation for c in obj.choices}
+    assert offered and offered <= {"cli-2.0.0", "cli-2.3.0", "cli-2.4.1"}
+
+
+def test_asking_offers_only_the_named_product(corvane):
+    obj = ask(corvane, "Which command reloads the configuration of Corvane Agent?")
+    assert obj.outcome in ("ask", "refuse")
+    assert all(c.generation.startswith("agent-") for c in obj.choices)
+
+
+def test_a_version_no_release_has_is_refused_as_unknown(corvane):
+    obj = ask(corvane, "What is the default of --parallel in Corvane CLI 3.0?")
+    assert obj.outcome == "refuse" and "3.0" in obj.refusal.reason
