@@ -10,11 +10,11 @@ Set VALID_WRITE_SCREENSHOT=1 to refresh docs/ask-page.png from this run.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import httpx
 import pytest
+from fixtures.tools import require
 
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
@@ -42,13 +42,7 @@ def server(sample_build):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not shutil.which(p)]
-    if missing:
-        pytest.fail(
-            f"{', '.join(missing)} not found: install Debian's browser with "
-            "`apt-get install -y chromium chromium-driver` (.ci/run does this)",
-            pytrace=False,
-        )
+    require(CHROMIUM, CHROMEDRIVER, install="apt-get install -y chromium chromium-driver")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
