@@ -341,12 +341,8 @@ def validate_lines(text: str, profile_names: list[str]) -> tuple[ExportHeader, i
 
 
 def _xslt():
-    try:
-        from valid import xslt
-    except ModuleNotFoundError as err:  # the stylesheet runner is built separately
-        if err.name != "valid.xslt":
-            raise
-        raise ConfigError("valid.xslt (the stylesheet runner) is not installed in this checkout") from None
+    from valid import xslt  # part of VALID: a failing import is a broken install and fails loudly
+
     return xslt
 
 

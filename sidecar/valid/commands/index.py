@@ -28,11 +28,9 @@ def _store(state, chroma_url=None):
 
 
 def _audit_findings(export_path) -> list:
-    """The audit's scope findings for the report (an empty list where the audit is not installed)."""
-    try:
-        from valid.audit.findings import find
-    except ImportError:
-        return []
+    """The audit's scope findings for the report. The audit is part of VALID: if it cannot be
+    imported the install is broken, and that fails loudly rather than report zero findings."""
+    from valid.audit.findings import find
     from valid.contracts import Export
     from valid.index import read_export
 
