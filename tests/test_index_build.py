@@ -240,3 +240,13 @@ def test_a_registered_release_whose_collection_is_gone_is_rebuilt_not_reused(tmp
     assert again.release_id == first.release_id and not again.reused and embedder.texts == 0
     with open_active(store) as release:
         assert len(release.search_bm25("--version", "v6e", 10)) > 0
+
+
+def test_distinct_embedding_inputs_are_embedded_once(tmp_path):
+    # Reused boilerplate: the same titled text in three topics is three chunks but one vector.
+    same = ChunkSpec("note", "Stop the VM before you change its accelerator type.", title="Before you start")
+    topics = [TopicSpec(f"t{i}", f"Topic {i}", frozenset({"v5p", "v6e", "tpu7x"}), (same, ChunkSpec("own", f"Own text {i}."))) for i in range(3)]
+    embedder = HashEmbedder()
+    result = build_release(write_export(tmp_path / "chunks.jsonl", topics), embedder, Store(tmp_path / "state"))
+    assert result.report.chunks == 6
+    assert embedder.texts == 4 and result.report.embedding.embedded == 4
