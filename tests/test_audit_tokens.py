@@ -229,3 +229,18 @@ def test_a_first_row_with_numbers_is_a_row_not_a_header():
     assert [(t.value, t.label) for t in scan("Chips per VM | 4\nHBM capacity per chip | 95 GiB")] == [
         ("4 chips", "Chips per VM"), ("95 GiB", "HBM capacity per chip")
     ]  # fmt: skip
+
+
+def test_answer_values_read_everyday_measures_that_the_audit_leaves_out():
+    text = "Wait 30 seconds, then a 5-minute check; keep 50% free and 4 devices under 300 W."
+    assert [(t.value, t.kind) for t in tokens.values(text)] == [
+        ("30 seconds", "quantity"), ("5 minutes", "quantity"), ("50 %", "quantity"), ("4 devices", "quantity"),
+        ("300 W", "quantity"),
+    ]  # fmt: skip
+    assert all(t.kind != "quantity" for t in scan(text))  # no time, share or power value is owned
+    assert states("Retries stop after 30 s.", tokens.values("30 seconds")[0])
+
+
+def test_a_note_label_says_nothing_about_what_is_measured():
+    (value,) = tokens.values("Note: 4 chips per VM")
+    assert value.label == "Note" and states("Each VM has 4 chips.", value)

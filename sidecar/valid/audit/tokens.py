@@ -88,6 +88,17 @@ NUMBER_WORDS: dict[str, int] = {
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
     "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
 }  # fmt: skip
+# Units of everyday measures (time, share, power). An answer that states one must be grounded
+# like any value, but the doc set rarely ties them to a generation ("wait 5 minutes"), so the
+# audit and the owned-value table (`scan`) leave them out; `values` reads them.
+MEASURES: dict[str, str] = {
+    "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "s": "seconds", "sec": "seconds", "second": "seconds", "seconds": "seconds",
+    "min": "minutes", "minute": "minutes", "minutes": "minutes",
+    "hour": "hours", "hours": "hours", "day": "days", "days": "days",
+    "%": "%", "percent": "%", "w": "W", "kw": "kW", "watt": "W", "watts": "W",
+    "device": "devices", "devices": "devices",
+}  # fmt: skip
 _UNIT_ALTERNATION = "|".join(re.escape(u) for u in sorted(UNITS, key=lambda u: (-len(u), u)))
 _WORD_ALTERNATION = "|".join(sorted(NUMBER_WORDS, key=lambda w: (-len(w), w)))
 _QUALIFIER = r"(?:(?:TPU|HBM|physical|logical)[ \t])?"
@@ -102,6 +113,11 @@ _WORD_QUANTITY = re.compile(
     rf"(?<![\w-])({_WORD_ALTERNATION})(?:[ \t]?-[ \t]?|[ \t]){_QUALIFIER}({_UNIT_ALTERNATION})(?![A-Za-z0-9_])", re.I
 )
 _NUMBER_WORD = re.compile(rf"(?<![\w-])(?:{_WORD_ALTERNATION})(?=[ \t-])")
+_MEASURE_ALTERNATION = "|".join(re.escape(u) for u in sorted(MEASURES, key=lambda u: (-len(u), u)))
+_MEASURE = re.compile(
+    rf"(?<![\w.,/=-])(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?(?:[ \t]?-[ \t]?|[ \t])?({_MEASURE_ALTERNATION})(?![A-Za-z0-9_%])",
+    re.I,
+)
 _DIGIT = re.compile(r"\d")
 _SEPARATOR = re.compile(r"[-._]")
 _BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
@@ -116,8 +132,12 @@ _UNIT_LIKE = re.compile(r"[A-Za-z][A-Za-z/]*")
 _LABEL_BREAK = re.compile(r"[.,;!?]\s|\s(?:and|or|but|then|while|whereas)\s", re.I)
 _NUMBER_AT = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w]|[.,-]\w)")
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# Words a label may carry that say nothing about what is measured: function words, and the
+# words that open a note or an answer ("Note: 4 chips per VM" is labelled by nothing).
 _STOP = frozenset(
-    "a an and are as at be by each every for from has have in is it its of on or per the to with".split()
+    "a an and are as at be by each every for from has have in is it its of on or per the to with "
+    "note tip important remember restriction attention caution danger warning notice answer result "
+    "example summary".split()
 )
 
 
@@ -184,7 +204,7 @@ def classify(run: str) -> TokenKind | None:
 
 def quantity(number: str, fraction: str | None, unit: str) -> str:
     """Canonical form of a number with its unit: commas dropped, unit spelled canonically."""
-    canonical = UNITS[unit.lower()]
+    canonical = UNITS.get(unit.lower()) or MEASURES[unit.lower()]
     digits = number.replace(",", "") + (fraction or "")
     if digits == "1" and canonical.endswith("s") and canonical[0].islower():
         canonical = canonical[:-1]
@@ -261,8 +281,11 @@ def scan(text: str) -> list[Token]:
 
 def values(text: str) -> list[Token]:
     """Every value an answer can state: the distinctive tokens of `scan`, plus code spans,
-    commands, whole flags (`--version=v2-alpha-tpuv6e`) and bare flags (`--version`)."""
+    commands, whole flags (`--version=v2-alpha-tpuv6e`), bare flags (`--version`) and numbers
+    with an everyday unit (`30 seconds`, `5-minute`, `50%`: `MEASURES`)."""
     found = list(scan(text))
+    for match in _MEASURE.finditer(text):
+        found.append(Token(match.start(), match.end(), quantity(match[1], match[2], match[3]), "quantity"))
     for match in _CODE_SPAN.finditer(text):
         code = match.group(1).strip()
         if code:
