@@ -177,6 +177,7 @@ def _outcome(release, question, profile, channels, reasons, in_scope, chunks=Non
             alias=f"c{i}",
             text=chunks[hit.chunk_id].text,
             title=chunks[hit.chunk_id].title,
+            breadcrumbs=list(chunks[hit.chunk_id].breadcrumbs),
             scope=chunks[hit.chunk_id].in_scope(),
             code=list(chunks[hit.chunk_id].code),
         )

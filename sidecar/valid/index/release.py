@@ -89,6 +89,18 @@ class Release:
         if inside != len(set(ids)):
             raise ReleaseError(f"release {self.id[:12]}: a search returned chunks outside profile {profile}; refusing the results")
 
+    def _check_in_any_scope(self, ids: Sequence[str], profiles: Sequence[str]) -> None:
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        scope = " OR ".join(f"{fts.column(p)} = 1" for p in profiles)
+        with self._lock:
+            inside = self._db.execute(
+                f"SELECT count(*) FROM chunks WHERE ({scope}) AND id IN ({marks})", list(ids)
+            ).fetchone()[0]
+        if inside != len(set(ids)):
+            raise ReleaseError(f"release {self.id[:12]}: a routing search returned chunks outside {', '.join(profiles)}")
+
     # -- search -----------------------------------------------------------------------------
     def search_vector(self, query_embedding: Sequence[float], profile: str, k: int) -> list[Hit]:
         profile = self._profile(profile)
@@ -131,13 +143,18 @@ class Release:
         n = min(int(k), self._collection.count())
         if n < 1 or not profiles:
             return []
+        # Every chunk of a release is in scope for at least one profile (the export reader refuses
+        # any other), so the union of every profile's scope is the whole collection: the filter
+        # would only cost time (an $or over 20 fields costs about a second in Chroma).
+        everyone = set(profiles) == set(self.profiles)
         result = self._collection.query(
             query_embeddings=[[float(v) for v in query_embedding]],
             n_results=n,
-            where=vectors.scope_filter_any(profiles),
+            where=None if everyone else vectors.scope_filter_any(profiles),
             include=["distances"],
         )
         pairs = sorted(zip(result["distances"][0], result["ids"][0]))
+        self._check_in_any_scope([i for _, i in pairs], profiles)
         return [Hit(chunk_id=i, rank=r, score=1.0 - float(d)) for r, (d, i) in enumerate(pairs, start=1)]
 
     def search_bm25_any(self, query_text: str, profiles: Sequence[str], k: int) -> list[Hit]:
@@ -147,6 +164,7 @@ class Release:
             return []
         with self._lock:
             rows = fts.search(self._db, query_text, profiles, int(k), self._bm25)
+        self._check_in_any_scope([i for i, _ in rows], profiles)
         return [Hit(chunk_id=i, rank=r, score=-s) for r, (i, s) in enumerate(rows, start=1)]
 
     # -- content ----------------------------------------------------------------------------
