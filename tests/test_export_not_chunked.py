@@ -54,3 +54,25 @@ def test_a_fully_chunked_topic_counts_nothing(tmp_path):
     out = tmp_path / "out.jsonl"
     export(tmp_path / "m.ditamap", profiles=[("all", tmp_path / "all.ditaval")], out=out)
     assert json.loads(out.read_text().splitlines()[0])["counts"]["not_chunked"] == {}
+
+
+def test_counts_from_batches_of_topics_add_up_to_the_one_run_counts(tmp_path):
+    (tmp_path / "m.ditamap").write_text('<map><topicref href="a.dita"/><topicref href="b.dita"/></map>')
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.dita").write_text(
+            f'<topic id="{name}"><title>{name}</title><body><p>Text.</p><draft-comment>Todo.</draft-comment>'
+            f'<image href="{name}.png" placement="break"/></body></topic>'
+        )
+    (tmp_path / "all.ditaval").write_text("<val/>")
+    outputs, events = {}, []
+    for per_run in (1000, 1):
+        out = tmp_path / f"out-{per_run}.jsonl"
+        events = []
+        export(tmp_path / "m.ditamap", profiles=[("all", tmp_path / "all.ditaval")], out=out, topics_per_run=per_run,
+               progress=lambda *e: events.append(e))
+        outputs[per_run] = out.read_bytes()
+    merged = [e for e in events if e[0] == "chunk and merge"]
+    # the second export was joined from two batches, without falling back to one run
+    assert ("chunk and merge", 0, 1) not in merged and merged[-1] == ("chunk and merge", 2, 2)
+    assert outputs[1] == outputs[1000]
+    assert json.loads(outputs[1].splitlines()[0])["counts"]["not_chunked"] == {"draft-comment": 2, "image": 2}
