@@ -23,7 +23,8 @@
   <xsl:param name="scheme-uri" as="xs:string" select="''"/>
   <xsl:param name="attribute" as="xs:string" select="''"/>
   <xsl:param name="ditavals" as="xs:string" select="''"/>
-  <!-- Ant's ${basedir} (a platform path): relative DITAVAL paths are resolved against it. -->
+  <!-- The directory `dita` was started in (a platform path, valid.base.dir): relative DITAVAL
+       paths are resolved against it. -->
   <xsl:param name="base-dir" as="xs:string" select="''"/>
   <!-- file: URI of the plugin's work directory (${dita.temp.dir}/valid/), ending in '/'. -->
   <xsl:param name="work-dir-uri" as="xs:string"/>
@@ -171,7 +172,7 @@
   </xsl:function>
 
   <!-- A DITAVAL path from valid.ditavals as an absolute platform path: relative paths are taken
-       from Ant's basedir (the directory `dita` was started in). -->
+       from the directory `dita` was started in (valid.base.dir). -->
   <xsl:function name="vp:absolute-path" as="xs:string">
     <xsl:param name="path" as="xs:string"/>
     <xsl:sequence select="if (starts-with($path, '/') or matches($path, '^[A-Za-z]:[\\/]') or $base-dir eq '')
