@@ -223,3 +223,79 @@ def test_a_failing_gate_in_the_dita_ot_build_leaves_the_previous_release_active(
     assert "VALID gate failed: 'valid audit' exited with 1" in _output(gated)
     assert len(list_releases(Store(state))) == 2
     assert read_active(Store(state)).active == previous
+
+
+def _plugin_schema_check(plugin_xml: Path) -> subprocess.CompletedProcess:
+    """Jing (shipped in DITA-OT's lib/) against DITA-OT's own resources/plugin.rnc."""
+    lib = Path(DITA_HOME) / "lib"
+    classpath = os.pathsep.join(str(p) for p in sorted(lib.glob("jing-*.jar")) + sorted(lib.glob("isorelax-*.jar")))
+    return subprocess.run(["java", "-cp", classpath, "com.thaiopensource.relaxng.util.Driver", "-c",
+                           str(Path(DITA_HOME) / "resources" / "plugin.rnc"), str(plugin_xml)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_plugin_xml_is_valid_against_dita_ots_plugin_schema(dita_ot, tmp_path):
+    if not (Path(DITA_HOME) / "resources" / "plugin.rnc").is_file() or not list((Path(DITA_HOME) / "lib").glob("jing-*.jar")):
+        pytest.skip("this DITA-OT carries no resources/plugin.rnc or no Jing in lib/")
+    valid = _plugin_schema_check(jobs.REPO / "dita-ot-plugin" / "plugin.xml")
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    broken = tmp_path / "plugin.xml"  # the check can fail: an element the schema does not allow
+    broken.write_text('<plugin id="x"><transtype name="t"/><parameter name="p"/></plugin>', encoding="utf-8")
+    assert _plugin_schema_check(broken).returncode != 0
+
+
+def test_installed_export_stylesheet_imports_the_shared_one_through_a_plugin_uri(dita_ot):
+    generated = Path(DITA_HOME) / "plugins" / jobs.PLUGIN_ID / "xsl-plugin" / "valid-index-ot.xsl"
+    text = generated.read_text(encoding="utf-8")
+    assert '<xsl:import href="plugin:org.valid.index:xsl/valid-index.xsl"/>' in text
+    assert "<dita:extension" not in text  # the integrator replaced the extension point
+
+
+OVERRIDE_PLUGIN = """<?xml version="1.0" encoding="UTF-8"?>
+<plugin id="com.example.valid.notes" version="1.0.0">
+  <require plugin="org.valid.index"/>
+  <feature extension="org.valid.index.xsl" file="chunking.xsl"/>
+</plugin>
+"""
+
+# A team's chunking rule for "its specialization" (here every element of class topic/note): a chunk
+# of type section, instead of text inside the enclosing chunk.
+OVERRIDE_XSL = """<?xml version="1.0" encoding="UTF-8"?>
+<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:v="urn:valid:xsl" exclude-result-prefixes="#all">
+  <xsl:template match="*[contains(@class, ' topic/note ')]" mode="v:chunk-type" as="xs:string">section</xsl:template>
+</xsl:stylesheet>
+"""
+
+
+def test_a_teams_stylesheet_overrides_chunking_through_the_extension_point(dita_ot, tmp_path):
+    from valid.export import export
+
+    cloud = next(s for s in SAMPLES if s.map.name == "cloud-tpu.ditamap")
+    plugin = tmp_path / "plugin" / "com.example.valid.notes"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.xml").write_text(OVERRIDE_PLUGIN, encoding="utf-8")
+    (plugin / "chunking.xsl").write_text(OVERRIDE_XSL, encoding="utf-8")
+    zipped = shutil.make_archive(str(tmp_path / "com.example.valid.notes"), "zip", plugin.parent)
+    installed = _dita("install", zipped, "--force")
+    assert installed.returncode == 0, _output(installed)
+    try:
+        run = _dita("--input", str(cloud.map), "--format", "valid-index", "--output", str(tmp_path / "out"),
+                    f"--valid.scheme={cloud.scheme}")
+    finally:
+        removed = _dita("uninstall", "com.example.valid.notes")
+        assert removed.returncode == 0, _output(removed)
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = {c["id"]: c for c in _lines(tmp_path / "out" / "cloud-tpu.jsonl")[1:]}
+    export(cloud.map, scheme=cloud.scheme, out=tmp_path / "ref.jsonl")
+    plain = {c["id"]: c for c in _lines(tmp_path / "ref.jsonl")[1:]}
+    def is_note(chunk: dict) -> bool:
+        return re.search(r"/note\[\d+\]$", chunk["source"]["xpath"]) is not None
+
+    notes = [c for c in ours.values() if is_note(c)]
+    assert notes, "the override made no chunk"
+    assert {c["type"] for c in notes} == {"section"}
+    assert not any(is_note(c) for c in plain.values())  # without the override, notes are no chunks
+    for note in notes:  # and their text has left the chunk that held it
+        held = [c for c in ours.values() if c is not note and note["text"] in c["text"]]
+        assert held == [], [c["id"] for c in held]

@@ -200,18 +200,28 @@ def test_init_refuses_configurations_that_would_export_a_wrong_scope(tmp_path, p
     assert message in result.stdout + result.stderr
 
 
-def test_init_defaults_the_export_name_to_the_map_name(tmp_path):
-    result = jobs.ant(
-        "valid-index.init", "-debug",
-        buildfile=jobs.HARNESS,
-        harness__plugin__dir=str(jobs.REPO / "dita-ot-plugin"),
-        args__input=str(jobs.SOURCE / "gen.ditamap"),
-        output__dir=str(tmp_path / "out"),
-        dita__temp__dir=str(tmp_path / "temp"),
-        valid__scheme=str(SCHEME),
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert f"Setting project property: valid.output.file -> {tmp_path / 'out' / 'gen.jsonl'}" in result.stdout
+def test_the_input_maps_directory_and_name_come_from_the_job_not_from_args_input(tmp_path):
+    # args.input may be a path or a file: URI (a project file gives URIs); the unfiltered job's
+    # @input file is the map DITA-OT resolved. input.xsl gives its directory (for git) and its
+    # name (the default export name), percent-decoded.
+    from lxml import etree
+    from saxonche import PySaxonProcessor
+
+    job_xml = _unfiltered(tmp_path)
+    job = etree.parse(str(job_xml))
+    root_map = job.find(".//file[@input='true']")
+    root_map.set("src", "file:/srv/my%20docs/product.v2.ditamap")
+    job.write(str(job_xml))
+    out = tmp_path / "input" / "map-dir.txt"
+    out.parent.mkdir()
+    with PySaxonProcessor(license=False) as proc:
+        exe = proc.new_xslt30_processor().compile_stylesheet(
+            stylesheet_file=str(jobs.REPO / "dita-ot-plugin" / "xsl-plugin" / "input.xsl"))
+        exe.set_parameter("root-file", proc.make_string_value("map-root.txt"))
+        exe.set_base_output_uri(out.as_uri())
+        exe.transform_to_file(source_file=str(job_xml), output_file=str(out))
+    assert out.read_text(encoding="utf-8") == "/srv/my docs"
+    assert (out.parent / "map-root.txt").read_text(encoding="utf-8") == "product.v2"
 
 
 def test_profile_labels_are_the_ones_valid_export_writes(tmp_path):
