@@ -112,7 +112,7 @@ def test_plugin_xml_declares_the_transtype_and_every_param():
 def test_every_valid_property_the_ant_file_reads_is_a_declared_param_or_set_inside_it():
     text = (PLUGIN_SRC / "build_valid-index.xml").read_text()
     read = set(re.findall(r"\$\{([^}]+)\}", text))
-    set_inside = set(re.findall(r'<(?:property|makeurl|checksum|condition|pathconvert|dirname|loadfile|local)\b[^>]*?\b(?:name|property)="([^"]+)"', text))
+    set_inside = set(re.findall(r'<(?:property|makeurl|checksum|condition|pathconvert|dirname|loadfile|local|tempfile)\b[^>]*?\b(?:name|property)="([^"]+)"', text))
     set_inside |= set(re.findall(r'(?:outputproperty|errorproperty|resultproperty)="([^"]+)"', text))
     declared = set(_params())
     for name in sorted(read):

@@ -84,7 +84,52 @@ def test_run_document_lists_profiles_in_order_with_ditaval_digests(tmp_path):
         assert p.get("ditaval-digest") == hashlib.sha256(ditaval.read_bytes()).hexdigest()
         assert p.get("job") == jobs.dita_ot_uri(work / name) + ".job.xml"
     assert run.find("unfiltered").get("job").endswith("/temp/.job.xml")
-    assert run.find("scheme").get("href").endswith("/scheme.ditamap")
+    assert run.find("scheme").get("href") == jobs.dita_ot_uri(work / "scheme") + "scheme.ditamap"
+
+
+def test_the_run_documents_scheme_is_a_copy_whose_elements_name_their_source_file_and_line(tmp_path):
+    # The scheme is in no DITA-OT job, and XSLT has no line numbers: plan.xsl writes a copy with
+    # @xtrf/@xtrc (line of each start tag, found in the file's text), so owned values from the
+    # scheme get a file and line as in `valid export`.
+    from lxml import etree
+
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
+    copy = etree.parse(str(tmp_path / "temp" / "valid" / "scheme" / "scheme.ditamap")).getroot()
+    source = etree.parse(str(SCHEME)).getroot()
+    located = [e for e in copy.iter() if isinstance(e.tag, str)]
+    authored = [e for e in source.iter() if isinstance(e.tag, str)]
+    assert [e.tag for e in located] == [e.tag for e in authored]
+    seen: dict[str, int] = {}
+    for copied, original in zip(located, authored):
+        seen[original.tag] = seen.get(original.tag, 0) + 1
+        assert copied.get("xtrf") == jobs.dita_ot_uri(SCHEME.parent) + SCHEME.name
+        assert copied.get("xtrc") == f"{original.tag}:{seen[original.tag]};{original.sourceline}:1"
+
+
+def test_start_tag_lines_skip_comments_cdata_pis_and_the_doctype(tmp_path):
+    from lxml import etree
+
+    scheme = tmp_path / "odd.ditamap"
+    scheme.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE subjectScheme [\n<!ENTITY x "<not-a-tag/>">\n]>\n'
+        '<!-- <subjectdef keys="commented"/>\n -->\n<subjectScheme><?pi <nope/>?>\n'
+        '  <subjectdef keys="gen"><subjectdef keys="a"\n     navtitle="a > b"><![CDATA[\n<fake/>]]>'
+        '</subjectdef><subjectdef keys="b"/></subjectdef>\n'
+        '  <enumerationdef><attributedef name="platform"/><subjectdef keyref="gen"/></enumerationdef>\n'
+        '</subjectScheme>\n', encoding="utf-8")
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=scheme)
+    copy = etree.parse(str(tmp_path / "temp" / "valid" / "scheme" / "odd.ditamap")).getroot()
+    lines = [(e.tag, e.sourceline) for e in etree.parse(str(scheme)).getroot().iter() if isinstance(e.tag, str)]
+    assert lines[2] == ("subjectdef", 9)  # a start tag over two lines: where it ends, as lxml counts
+    assert [(e.tag, e.get("xtrc")) for e in copy.iter() if isinstance(e.tag, str)] == [
+        ("subjectScheme", "subjectScheme:1;7:1"),
+        ("subjectdef", "subjectdef:1;8:1"),
+        ("subjectdef", "subjectdef:2;9:1"),
+        ("subjectdef", "subjectdef:3;10:1"),
+        ("enumerationdef", "enumerationdef:1;11:1"),
+        ("attributedef", "attributedef:1;11:1"),
+        ("subjectdef", "subjectdef:4;11:1"),
+    ]
 
 
 def test_exporter_version_is_the_plugin_version_and_the_package_version(tmp_path):
@@ -155,18 +200,28 @@ def test_init_refuses_configurations_that_would_export_a_wrong_scope(tmp_path, p
     assert message in result.stdout + result.stderr
 
 
-def test_init_defaults_the_export_name_to_the_map_name(tmp_path):
-    result = jobs.ant(
-        "valid-index.init", "-debug",
-        buildfile=jobs.HARNESS,
-        harness__plugin__dir=str(jobs.REPO / "dita-ot-plugin"),
-        args__input=str(jobs.SOURCE / "gen.ditamap"),
-        output__dir=str(tmp_path / "out"),
-        dita__temp__dir=str(tmp_path / "temp"),
-        valid__scheme=str(SCHEME),
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert f"Setting project property: valid.output.file -> {tmp_path / 'out' / 'gen.jsonl'}" in result.stdout
+def test_the_input_maps_directory_and_name_come_from_the_job_not_from_args_input(tmp_path):
+    # args.input may be a path or a file: URI (a project file gives URIs); the unfiltered job's
+    # @input file is the map DITA-OT resolved. input.xsl gives its directory (for git) and its
+    # name (the default export name), percent-decoded.
+    from lxml import etree
+    from saxonche import PySaxonProcessor
+
+    job_xml = _unfiltered(tmp_path)
+    job = etree.parse(str(job_xml))
+    root_map = job.find(".//file[@input='true']")
+    root_map.set("src", "file:/srv/my%20docs/product.v2.ditamap")
+    job.write(str(job_xml))
+    out = tmp_path / "input" / "map-dir.txt"
+    out.parent.mkdir()
+    with PySaxonProcessor(license=False) as proc:
+        exe = proc.new_xslt30_processor().compile_stylesheet(
+            stylesheet_file=str(jobs.REPO / "dita-ot-plugin" / "xsl-plugin" / "input.xsl"))
+        exe.set_parameter("root-file", proc.make_string_value("map-root.txt"))
+        exe.set_base_output_uri(out.as_uri())
+        exe.transform_to_file(source_file=str(job_xml), output_file=str(out))
+    assert out.read_text(encoding="utf-8") == "/srv/my docs"
+    assert (out.parent / "map-root.txt").read_text(encoding="utf-8") == "product.v2"
 
 
 def test_profile_labels_are_the_ones_valid_export_writes(tmp_path):

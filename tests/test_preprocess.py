@@ -448,3 +448,18 @@ def test_empty_xref_gets_its_targets_title_as_profiled(tmp_path):
     job = preprocess(docset, ditaval_for("v6e"), tmp_path / "job", name="v6e")
     text = " ".join("".join(etree.parse(str(job.directory / "a.dita")).getroot().itertext()).split())
     assert "See Build for v6e and Section one and own text." in text
+
+
+def test_empty_xref_gets_its_targets_title_with_keyrefs_resolved(tmp_path):
+    """The pulled title is the target's as published: a keyref in it carries the key's text."""
+    root = write(tmp_path, {
+        "root.ditamap": '<map><keydef keys="tool"><topicmeta><keywords><keyword>Corvo CLI</keyword>'
+                        '</keywords></topicmeta></keydef>'
+                        '<topicref href="a.dita"/><topicref href="b.dita"/></map>',
+        "a.dita": '<topic id="a"><title>A</title><body><p>See <xref href="b.dita"/>.</p></body></topic>',
+        "b.dita": '<topic id="b"><title>Install <keyword keyref="tool"/></title><body><p>x</p></body></topic>',
+    })
+    docset = load(root / "root.ditamap")
+    job = preprocess(docset, ditaval_for("v6e"), tmp_path / "job", name="v6e")
+    text = " ".join("".join(etree.parse(str(job.directory / "a.dita")).getroot().itertext()).split())
+    assert "See Install Corvo CLI." in text

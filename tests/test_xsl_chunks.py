@@ -99,3 +99,31 @@ def test_choicetable_is_left_out_of_the_steps_text(chunks):
     steps = chunks["topics/create-vm.dita#create-vm/steps-1~v6e"]["text"]
     assert "v6e-8" not in steps and "Accelerator type" not in steps
     assert "Check the accelerator type." in steps
+
+
+def test_a_stylesheet_importing_the_export_overrides_chunk_types_in_mode_chunk_type(tmp_path):
+    # The extension point the DITA-OT plugin exposes (org.valid.index.xsl): a team's stylesheet,
+    # imported after xsl/valid-index.xsl, makes its own elements chunks without forking xsl/.
+    from saxonche import PySaxonProcessor
+
+    from valid.xslt import SAXON_CONFIG, xsl_dir
+
+    wrapper = tmp_path / "team.xsl"
+    wrapper.write_text(f"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+        xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:v="urn:valid:xsl" exclude-result-prefixes="#all">
+      <xsl:import href="{(xsl_dir() / 'valid-index.xsl').as_uri()}"/>
+      <xsl:template match="*[contains(@class, ' topic/note ')]" mode="v:chunk-type" as="xs:string">section</xsl:template>
+      <xsl:template match="*[contains(@class, ' topic/example ')]" mode="v:chunk-type" as="xs:string"><xsl:sequence select="''"/></xsl:template>
+    </xsl:stylesheet>""", encoding="utf-8")
+    run = materialize("cloud-tpu", tmp_path)
+    with PySaxonProcessor(license=False) as proc:
+        for name, value in SAXON_CONFIG.items():  # as `valid export` runs it (no DTD loading)
+            proc.set_configuration_property(name, value)
+        exe = proc.new_xslt30_processor().compile_stylesheet(stylesheet_file=str(wrapper))
+        exe.set_parameter("digests", proc.make_string_value("deferred"))
+        lines = [json.loads(line) for line in exe.transform_to_string(source_file=str(run)).splitlines()]
+    plain = [json.loads(line) for line in run_export(run).splitlines()]
+    notes = [c for c in lines[1:] if c["source"]["xpath"].rsplit("/", 1)[-1].startswith("note[")]
+    assert notes and {c["type"] for c in notes} == {"section"}
+    assert not any(c["type"] == "example" for c in lines[1:])  # '' from the mode: not a chunk
+    assert any(c["type"] == "example" for c in plain[1:])

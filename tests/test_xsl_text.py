@@ -69,6 +69,23 @@ def test_link_text_dita_ot_generated_is_kept(chunks):
     assert "Cloud TPU overview" in steps
 
 
+def test_a_links_desc_is_hover_text_and_not_in_the_sentence(tmp_path):
+    # DITA-OT 4.x topicpull also copies the target's shortdesc into the xref as <desc> after
+    # <?ditaot genshortdesc?>; HTML shows it on hover only, so the sentence stays "See X for ...".
+    run = materialize("cloud-tpu", tmp_path)
+    for job in sorted((run.parent / "jobs").glob("*/topics/create-vm.dita")):
+        text = job.read_text(encoding="utf-8")
+        assert "Cloud TPU overview</xref>" in text
+        job.write_text(text.replace(
+            "Cloud TPU overview</xref>",
+            'Cloud TPU overview<?ditaot genshortdesc?><desc class="- topic/desc ">Hover only.</desc></xref>',
+        ), encoding="utf-8")
+    lines = [json.loads(line) for line in run_export(run).splitlines()]
+    steps = {c["id"]: c for c in lines[1:]}["topics/create-vm.dita#create-vm/steps-1~v6e"]["text"]
+    assert "See Cloud TPU overview for chip counts." in steps
+    assert "Hover only" not in steps
+
+
 def test_table_rows_are_cells_joined_with_bars_header_first(chunks):
     assert chunks["topics/runtimes.dita#runtimes/machine-table~tpu7x"]["text"] == (
         "Generation | Chips per host\nTPU7x | 4"

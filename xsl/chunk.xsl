@@ -22,9 +22,18 @@
   xmlns:v="urn:valid:xsl"
   exclude-result-prefixes="#all">
 
+  <!-- Extension point: a template in mode v:chunk-type returns the chunk type of the elements it
+       matches (one of the types below, or '' for "not a chunk"), instead of the rules below.
+       A team overrides chunking of its own specialization from a stylesheet that imports this one
+       (the DITA-OT plugin's org.valid.index.xsl extension point), without forking. -->
+  <xsl:mode name="v:chunk-type" on-no-match="deep-skip"/>
+
   <xsl:function name="v:chunk-type" as="xs:string">
     <xsl:param name="e" as="node()"/>
     <xsl:variable name="class" select="string($e/@class)"/>
+    <xsl:variable name="custom" as="xs:string?">
+      <xsl:apply-templates select="$e[$class ne '']" mode="v:chunk-type"/>
+    </xsl:variable>
     <xsl:variable name="type" select="
       if ($class eq '') then ''
       else if (contains($class, ' topic/section ')) then 'section'
@@ -33,7 +42,9 @@
       else if (contains($class, ' task/steps ') or contains($class, ' task/steps-unordered ')) then 'steps'
       else v:unit-type($class)"/>
     <!-- Parts of a larger unit (topic-types.xsl: a glossAlt, a cause or remedy) are no chunks. -->
-    <xsl:sequence select="if ($type ne '' and $e instance of element() and v:in-unit($e)) then '' else $type"/>
+    <xsl:sequence select="
+      if (exists($custom)) then $custom
+      else if ($type ne '' and $e instance of element() and v:in-unit($e)) then '' else $type"/>
   </xsl:function>
 
   <!-- The chunk records of one topic element (not of its nested topics).

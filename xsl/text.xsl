@@ -16,7 +16,9 @@
   content (this includes DITA-OT's ditaval-startprop/endprop flag markup), images and objects,
   processing instructions and comments. Link text that DITA-OT generated (after
   <?ditaot gentext?>, e.g. an empty xref filled with its target's title) is kept: it is what the
-  published page shows, and without it a sentence reads "see ." A chunk element nested in another (a table inside a section,
+  published page shows, and without it a sentence reads "see ." A link's desc is left out: it is
+  hover text, not shown in the sentence (DITA-OT fills an xref's desc with its target's shortdesc
+  after <?ditaot genshortdesc?>). A chunk element nested in another (a table inside a section,
   a choicetable inside steps) is its own chunk and is left out of the outer chunk's text.
 
   All matching is on @class tokens, so specializations render like their base elements.
@@ -66,7 +68,8 @@
 
   <xsl:function name="v:skipped" as="xs:boolean">
     <xsl:param name="n" as="node()"/>
-    <xsl:sequence select="v:is-any($n, $v:skipped-classes)"/>
+    <xsl:sequence select="v:is-any($n, $v:skipped-classes)
+      or (v:is($n, ' topic/desc ') and $n/parent::*[v:is(., ' topic/xref ')])"/>
   </xsl:function>
 
   <xsl:function name="v:is-block" as="xs:boolean">

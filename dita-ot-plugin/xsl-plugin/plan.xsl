@@ -5,7 +5,9 @@
   DITA-OT preprocess2 per profile into its own job directory, (3) writes the run document that
   xsl/valid-index.xsl reads (docs/architecture.md). Ant has no loop; generating the loop here keeps
   the plugin's build file free of anything but documented DITA-OT extension points.
-  With profiles from a subject scheme, also writes one implied DITAVAL per value (scheme.xsl).
+  With profiles from a subject scheme, also writes one implied DITAVAL per value (scheme.xsl), and
+  a copy of the scheme with @xtrf/@xtrc (locate.xsl) for the run document: the scheme is not part
+  of any DITA-OT job, and its elements are reported with file and line.
 -->
 <xsl:stylesheet version="3.0"
     xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -16,6 +18,7 @@
 
   <xsl:include href="scheme.xsl"/>
   <xsl:include href="uri.xsl"/>
+  <xsl:include href="locate.xsl"/>
 
   <xsl:output method="xml" encoding="UTF-8" indent="yes"/>
 
@@ -23,7 +26,8 @@
   <xsl:param name="scheme-uri" as="xs:string" select="''"/>
   <xsl:param name="attribute" as="xs:string" select="''"/>
   <xsl:param name="ditavals" as="xs:string" select="''"/>
-  <!-- Ant's ${basedir} (a platform path): relative DITAVAL paths are resolved against it. -->
+  <!-- The directory `dita` was started in (a platform path, valid.base.dir): relative DITAVAL
+       paths are resolved against it. -->
   <xsl:param name="base-dir" as="xs:string" select="''"/>
   <!-- file: URI of the plugin's work directory (${dita.temp.dir}/valid/), ending in '/'. -->
   <xsl:param name="work-dir-uri" as="xs:string"/>
@@ -106,8 +110,15 @@
         <xsl:value-of select="@text"/>
       </xsl:result-document>
     </xsl:for-each>
+    <xsl:if test="exists($scheme)">
+      <xsl:result-document href="{$located-scheme-uri}" method="xml" encoding="UTF-8">
+        <xsl:sequence select="vp:located($scheme)"/>
+      </xsl:result-document>
+    </xsl:if>
     <xsl:call-template name="plan"/>
   </xsl:template>
+
+  <xsl:variable name="located-scheme-uri" select="$work-dir-uri || 'scheme/' || tokenize($scheme-uri, '/')[last()]"/>
 
   <xsl:template name="plan">
     <xsl:variable name="src" select="string($root-map/@src)"/>
@@ -156,7 +167,7 @@
             </xsl:for-each>
             <unfiltered job="{vp:ant(base-uri($job))}"/>
             <xsl:if test="exists($scheme)">
-              <scheme href="{vp:ant($scheme-uri)}"/>
+              <scheme href="{vp:ant($located-scheme-uri)}"/>
             </xsl:if>
           </valid-run>
         </echoxml>
@@ -171,7 +182,7 @@
   </xsl:function>
 
   <!-- A DITAVAL path from valid.ditavals as an absolute platform path: relative paths are taken
-       from Ant's basedir (the directory `dita` was started in). -->
+       from the directory `dita` was started in (valid.base.dir). -->
   <xsl:function name="vp:absolute-path" as="xs:string">
     <xsl:param name="path" as="xs:string"/>
     <xsl:sequence select="if (starts-with($path, '/') or matches($path, '^[A-Za-z]:[\\/]') or $base-dir eq '')

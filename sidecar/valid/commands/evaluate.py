@@ -133,29 +133,35 @@ def _default_state() -> Path:
 @click.option("--scorecard", type=click.Path(dir_okay=False, exists=True), default=None, help="A scorecard.json from `valid eval --report`.")
 @click.option("--trapset", type=click.Path(dir_okay=False, exists=True), default=None, help="Run this trap set now (offline answerer) and include its scorecard.")
 @click.option("-o", "--out", type=click.Path(file_okay=False), default=None, help="Output directory (default: valid-report/, next to EXPORT when given).")
-def report_command(export, state, chroma_url, scorecard, trapset, out):
+@click.option("--release", "release_id", default=None,
+              help="Report on this release (id or prefix; e.g. one built with `valid index --no-activate`) instead of the active one.")
+def report_command(export, state, chroma_url, scorecard, trapset, out, release_id):
     """Write the validation report of the active release: HTML, JSON and JUnit XML.
 
     It holds the export summary, the index report, the audit findings and, with --scorecard or
     --trapset, the trap-set scorecard and its gate. EXPORT (a pipeline's fresh export, as the
     DITA-OT plugin passes it) is what the export summary and the audit describe; without it, the
-    active release's own chunks. Exit 1 if the gate failed.
+    release's own chunks. With --release, a release not yet active is reported and gated, so a
+    pipeline activates it only after this gate passes. Exit 1 if the gate failed.
     """
     from valid.evaluate.report import gather, write_report
     from valid.evaluate.run import evaluate
     from valid.evaluate.scorecard import Scorecard
     from valid.exportfile import read_export
-    from valid.index import Store, open_active
+    from valid.index import Store, open_active, open_release, resolve_release_id
 
     if scorecard and trapset:
         raise ConfigError("give --scorecard or --trapset, not both")
     state = state or _default_state()
+    store = Store(state, chroma_url=chroma_url)
+    if release_id:
+        release_id = resolve_release_id(store, release_id)
     card = Scorecard.model_validate_json(Path(scorecard).read_text(encoding="utf-8")) if scorecard else None
     if trapset:
-        card, _ = evaluate(trapset, state, chroma_url=chroma_url, progress=_progress)
+        card, _ = evaluate(trapset, state, chroma_url=chroma_url, progress=_progress, release_id=release_id)
         _end_progress()
     fresh = read_export(export).as_export() if export else None
-    with open_active(Store(state, chroma_url=chroma_url)) as release:
+    with (open_release(store, release_id) if release_id else open_active(store)) as release:
         report = gather(release, card, fresh)
     out = Path(out) if out else (Path(export).parent / "valid-report" if export else Path("valid-report"))
     paths = write_report(report, out)
@@ -172,8 +178,9 @@ def report_command(export, state, chroma_url, scorecard, trapset, out):
 def demo_command(state, out, map_path, scheme, trapset):
     """Export, index and audit the sample; answer the design's questions; run the trap set; report.
 
-    Uses the embedded defaults: local Chroma, the offline embedder and the offline answerer.
-    Exit 1 if the trap-set gate fails.
+    Uses the embedded defaults: local Chroma, the offline embedder and the offline answerer. The
+    new release is indexed without activating it and becomes active only when the trap-set gate
+    passes; otherwise the previous active release stays, and the exit code is 1.
     """
     from valid.answer import open_engine
     from valid.audit.run import audit
@@ -181,7 +188,7 @@ def demo_command(state, out, map_path, scheme, trapset):
     from valid.evaluate.report import gather, write_report
     from valid.evaluate.run import evaluate
     from valid.export import export
-    from valid.index import Store, build_release, open_active
+    from valid.index import Store, activate, active_release_id, build_release, open_release
     from valid.exportfile import read_export
 
     if map_path is None or scheme is None or trapset is None:
@@ -202,29 +209,38 @@ def demo_command(state, out, map_path, scheme, trapset):
     for finding in audited.findings:
         _say(f"    finding: {finding.summary()}")
 
-    _say(f"3/6 index into {state} (offline embedder)")
-    built = build_release(chunks_path, make_embedder("offline"), Store(state), findings=audited.findings)
-    _say(f"    release {built.release_id[:12]} {'reused' if built.reused else 'built'} and active")
+    _say(f"3/6 index into {state} (offline embedder), not yet active")
+    store = Store(state)
+    previous = active_release_id(store)
+    built = build_release(chunks_path, make_embedder("offline"), store, findings=audited.findings, activate=False)
+    _say(f"    release {built.release_id[:12]} {'reused' if built.reused else 'built'}")
 
     _say("4/6 the design's sample questions")
-    with open_engine(state) as engine:
+    with open_engine(state, release_id=built.release_id) as engine:
         for title, question in DEMO_QUESTIONS:
             answer = engine.ask(question).answer
             click.echo(f"\n# {title}\n> {question}")
             click.echo(_summary(answer))
 
     _say(f"5/6 trap set {trapset}: VALID and the unfiltered baseline")
-    card, raw = evaluate(trapset, state, progress=_progress)
+    card, raw = evaluate(trapset, state, progress=_progress, release_id=built.release_id)
     _end_progress()
     (out / "answers.json").write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
     _say("6/6 validation report")
-    with open_active(Store(state)) as release:
+    with open_release(store, built.release_id) as release:
         report = gather(release, card)
     paths = write_report(report, out)
     click.echo("")
     for line in _gate_lines(card):
         click.echo(line)
+    # Gate before activation: a release that fails its gate never serves; the previous one stays.
+    if card.gate.passed:
+        activate(store, built.release_id, expected=previous)
+        click.echo(f"release {built.release_id[:12]} passed the gate and is active")
+    else:
+        click.echo(f"release {built.release_id[:12]} failed the gate and is NOT active"
+                   + (f" (active stays {previous[:12]})" if previous else " (no active release)"))
     click.echo(f"\nreport: {paths['html']}  (scorecard {paths['scorecard_html']}, JUnit {paths['junit']})")
     _say(f"done in {time.perf_counter() - started:.1f} s")
     sys.exit(0 if card.gate.passed else 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from valid.embed import EMBEDDER_KINDS, make_embedder
@@ -46,10 +48,12 @@ def _audit_findings(export_path) -> list:
 @click.option("--embed-model", default=None, help="Gemini embedding model (default gemini-embedding-001).")
 @click.option("--embed-dimension", type=int, default=None, help="Gemini output dimension (default 768).")
 @click.option("--no-activate", is_flag=True, help="Register the release but leave the active release as it is.")
+@click.option("--release-file", type=click.Path(dir_okay=False), default=None,
+              help="Write the release id to this file (for a pipeline that activates it after its gate).")
 @click.option("--json", "as_json", is_flag=True, help="Print the index report as JSON.")
 @click.option("--allow-empty", is_flag=True, help="Accept an export with no chunks, or a profile with none.")
 @click.option("--progress", "show_progress", is_flag=True, help="Show progress on stderr even when it is not a terminal or with --json.")
-def index_command(export, state, chroma_url, embedder, embed_model, embed_dimension, no_activate, as_json, allow_empty, show_progress):
+def index_command(export, state, chroma_url, embedder, embed_model, embed_dimension, no_activate, release_file, as_json, allow_empty, show_progress):
     """Index an export (CHUNKS.jsonl) into a verified release: Chroma + SQLite FTS5.
 
     Only texts missing from the embedding cache are embedded; an unchanged export reuses its release.
@@ -83,6 +87,8 @@ def index_command(export, state, chroma_url, embedder, embed_model, embed_dimens
         if progress is not None:
             progress.close()
     report = result.report
+    if release_file:
+        Path(release_file).write_text(result.release_id + "\n", encoding="utf-8")
     if as_json:
         click.echo(report.model_dump_json(indent=2))
         return

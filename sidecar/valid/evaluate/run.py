@@ -29,9 +29,11 @@ def evaluate(
     baseline: bool = True,
     split: str = "all",
     progress: Callable[[str], None] | None = None,
+    release_id: str | None = None,
 ) -> tuple[Scorecard, dict[str, list[dict]]]:
     """Score every question of `trapset` (or of one of its halves: split "dev" or "test") against
-    the active release in `state`.
+    the active release in `state` (or `release_id`, e.g. a release built with --no-activate that
+    waits for this gate).
 
     Returns the scorecard and the raw answer objects per arm (for the report's evidence).
     """
@@ -39,7 +41,7 @@ def evaluate(
     state = Path(state)
     raw: dict[str, list[dict]] = {"valid": [], "baseline": []}
     cells: list[Cell] = []
-    with open_engine(state, generator=generator, chroma_url=chroma_url) as engine:
+    with open_engine(state, generator=generator, chroma_url=chroma_url, release_id=release_id) as engine:
         release = engine.release
         chunks = release.get_chunks(release.all_chunk_ids())
         scopes = {chunk.id: set(chunk.in_scope()) for chunk in chunks}

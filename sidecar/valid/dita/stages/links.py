@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -48,6 +49,11 @@ class LinkStage:
                 None,
             )
             if title is not None:
+                # The title as the target publishes it: its keyrefs and conrefs resolved (DITA-OT
+                # pulls link text from the already resolved target).
+                title = copy.deepcopy(title)
+                self._resolve_conrefs(title, [])
+                self._resolve_keyrefs(title, target_sf)
                 # DITA-OT marks pulled link text with <?ditaot gentext?>; the stylesheet keeps it.
                 marker = etree.ProcessingInstruction("ditaot", "gentext")
                 marker.tail = " ".join("".join(title.itertext()).split())
