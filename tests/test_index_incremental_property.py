@@ -61,7 +61,10 @@ def apply(topics: list[TopicSpec], op, draw_topic) -> list[TopicSpec]:
     elif kind == "retitle":
         new = replace(t, title=op[2])
     elif kind == "add_chunk":
-        new = t.with_chunks(chunks + [ChunkSpec(f"c{len(chunks) + 100}", op[2])])
+        # A name no chunk of the topic has (after deletes, len(chunks) can name one that exists).
+        taken = {c.local for c in chunks}
+        name = next(f"c{n}" for n in range(100, 100 + len(chunks) + 2) if f"c{n}" not in taken)
+        new = t.with_chunks(chunks + [ChunkSpec(name, op[2])])
     elif not chunks:
         return topics
     else:
