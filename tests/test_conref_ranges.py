@@ -67,3 +67,19 @@ def test_an_end_before_the_start_leaves_only_the_start(tmp_path):
 def test_the_end_is_found_by_its_element_id_whatever_form_the_reference_takes(tmp_path):
     _, root = build(tmp_path, '<ol><li conref="lib.dita#lib/a" conrefend="#lib/b"/></ol>')
     assert [text for text, _ in items(root)] == ["A", "B"]
+
+
+def test_a_conkeyref_with_a_conrefend_pulls_the_range_without_a_warning(tmp_path):
+    # DITA-OT's ConkeyrefFilter turns @conkeyref into @conref and leaves @conrefend as written;
+    # conrefImpl then finds the end by its element id, whatever file the @conrefend names.
+    (tmp_path / "m.ditamap").write_text('<map><keydef keys="lib" href="lib.dita"/><topicref href="t.dita"/></map>')
+    (tmp_path / "t.dita").write_text(
+        '<topic id="t"><title>T</title><body>\n'
+        '<ol><li conkeyref="lib/a" conrefend="elsewhere/old-name.dita#lib/c"/></ol></body></topic>'
+    )
+    (tmp_path / "lib.dita").write_text(LIB)
+    docset = load(tmp_path / "m.ditamap")
+    job = preprocess(docset, None, tmp_path / "job", name="p")
+    root = etree.parse(str(job.directory / "t.dita")).getroot()
+    assert items(root) == [("A", "a"), ("B", None), ("C", None)]
+    assert not [w for w in docset.warnings + job.warnings if w.feature == "conrefend"]

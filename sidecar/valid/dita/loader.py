@@ -449,8 +449,9 @@ def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
             # @format describes @href, not @conref: the target's kind comes from its extension.
             fmt = _EXTENSION_FORMATS.get(os.path.splitext(split_href(el.get("conref"))[0])[1].lower(), "dita")
             yield ref, fmt, el, "conref"
-        if el.get("conrefend") is not None and el.get("conref") is None:
-            warnings.append(_warning(sf, el, "conrefend", "@conrefend without @conref is ignored"))
+        if el.get("conrefend") is not None and el.get("conref") is None and el.get("conkeyref") is None:
+            # A @conkeyref becomes the range's start (DITA-OT resolves it to @conref first).
+            warnings.append(_warning(sf, el, "conrefend", "@conrefend without @conref or @conkeyref is ignored"))
         if not is_map:
             continue
         if " ditavalref-d/ditavalref " in cls:
