@@ -9,7 +9,7 @@ from urllib.parse import quote, unquote
 
 from lxml import etree
 
-from valid.dita import classes, keyspace
+from valid.dita import classes, glossterms, keyspace
 from valid.dita.loader import SourceFile, has_url_scheme, is_external, reference_format, split_href
 from valid.dita.stages.nodes import processing_role
 
@@ -79,10 +79,14 @@ class KeyStage:
                 el.set("href", self._map_href(new) + (f"#{fragment}" if fragment is not None else ""))
 
     def _resolve_keyrefs(self, root: etree._Element, sf: SourceFile) -> None:
+        terms_seen: set[str] = set()  # keyref values of the terms before this one, in document order
         for el in list(root.iter()):
             if not isinstance(el.tag, str) or el.get("keyref") is None:
                 continue
             cls = el.get("class") or ""
+            first_term = " topic/term " in cls and el.get("keyref") not in terms_seen
+            if " topic/term " in cls:
+                terms_seen.add(el.get("keyref"))
             key = el.get("keyref").split("/")[0]
             definition = self.keys.get(key)
             if definition is None:
@@ -100,12 +104,26 @@ class KeyStage:
                             el.set(att, definition.get(att))
                 if empty and " topic/image " not in cls:
                     _fill(el, _key_text(definition, keyword_first=False))
+            elif empty and " topic/term " in cls and (entry := self._glossentry(definition)) is not None:
+                el.text = glossterms.glossary_text(entry, glossterms.shows_full_form(el, first_term))
             elif empty and any(t in cls for t in _TEXT_KEYREF):
                 text = _key_text(definition, keyword_first=True)
                 if text is None:
                     self._warn(el, "keyref", f"key '{key}' has no text (keyword, linktext or navtitle) in profile {self.name}")
                 else:
                     _fill(el, text)
+
+    def _glossentry(self, definition: etree._Element) -> etree._Element | None:
+        """The glossentry a key definition's local DITA target holds, as this profile filters it."""
+        href = definition.get("href")
+        if href is None or is_external(definition) or has_url_scheme(href):
+            return None
+        if reference_format(definition, split_href(href)[0]) != "dita":
+            return None
+        path = self._map_target(href)
+        sf = self.docset.files.get(path) if path is not None else None
+        filtered = self._filtered(sf) if sf is not None else None
+        return glossterms.find_glossentry(filtered, split_href(href)[1]) if filtered is not None else None
 
     def _href_from_map(self, definition: etree._Element, href: str, sf: SourceFile) -> str:
         if is_external(definition) or has_url_scheme(href):
