@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from valid.batches import topic_batches
+from valid.dita.loader import load
 from valid.export import export
 
 ROOT = Path(__file__).parent.parent
@@ -15,6 +17,7 @@ GENERATIONS = ("g1", "g2", "g3", "g4", "g5")
 def run(tmp_path: Path, name: str, map_path: Path, per_run: int, **options) -> tuple[bytes, list]:
     events: list[tuple[str, int, int]] = []
     out = tmp_path / f"{name}.jsonl"
+    options.setdefault("builds_per_run", 10**9)
     export(map_path, out=out, topics_per_run=per_run, progress=lambda *e: events.append(e), **options)
     return out.read_bytes(), [e for e in events if e[0] == "chunk and merge"]
 
@@ -92,4 +95,32 @@ def test_batches_that_cannot_be_joined_exactly_fall_back_to_one_run(tmp_path):
     whole, _ = run(tmp_path, "whole", docs / "m.ditamap", 1000, profiles=profiles)
     parts, events = run(tmp_path, "parts", docs / "m.ditamap", 1, profiles=profiles)
     assert ("chunk and merge", 0, 1) in events  # the fallback ran
+    assert parts == whole
+
+
+def test_batches_are_weighed_by_the_builds_that_keep_each_topic(tmp_path):
+    # Topics 00-23 cycle through five generations, one in three profiled to its generation: a
+    # profiled topic is kept by its profile's build and the unfiltered one, the others by all six.
+    root_map = guide(tmp_path / "docs")
+    docset = load(root_map)
+    builds = {
+        sf.file: (2 if int(sf.file.stem.split("-")[1]) % 3 == 0 else 6)
+        for sf in docset.files.values()
+        if sf.file.stem.startswith("topic-")
+    }
+    batches = topic_batches(docset, 1000, 12, builds)
+    assert [f for batch in batches for f in batch] == [f for batch in topic_batches(docset, 1000) for f in batch]
+    for batch in batches:
+        weight = sum(max(1, builds.get(f, 0)) for f in batch)
+        assert weight <= 12 or len(batch) == 1
+    # Full batches hold two topics every build keeps, or one of those and up to three profiled ones.
+    assert len(batches) > len(topic_batches(docset, 4)) > 1
+
+
+def test_a_guide_in_batches_bounded_by_topic_builds_is_byte_identical(tmp_path):
+    root_map = guide(tmp_path / "docs")
+    profiles = {g: tmp_path / "docs" / f"{g}.ditaval" for g in GENERATIONS}
+    whole, _ = run(tmp_path, "whole", root_map, 1000, profiles=profiles)
+    parts, events = run(tmp_path, "parts", root_map, 1000, profiles=profiles, builds_per_run=15)
+    assert batched(events) and events[-1][2] >= 8  # 25 files, most kept by all six builds
     assert parts == whole

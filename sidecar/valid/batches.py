@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -42,22 +42,44 @@ class BatchJobs:
     unfiltered: Path
 
 
-def topic_batches(docset: DocSet, size: int) -> list[list[Path]]:
-    """Topic files (not maps) in the order of their source paths, in batches of `size`."""
+def topic_batches(docset: DocSet, size: int, budget: int | None = None, builds: Mapping[Path, int] | None = None) -> list[list[Path]]:
+    """Topic files (not maps) in the order of their source paths, in batches of at most `size`
+    files and, given `builds` (file -> how many builds keep it), at most `budget` topic builds:
+    the stylesheet holds every build of a batch's files at once, so a file every profile keeps
+    weighs as much as twenty files only one profile keeps."""
     topics = sorted((sf for sf in docset.files.values() if sf.format == "dita"), key=lambda sf: sf.path)
-    return [[sf.file for sf in topics[i : i + size]] for i in range(0, len(topics), size)]
+    weighed = budget is not None and builds is not None
+    batches: list[list[Path]] = []
+    weight = 0
+    for sf in topics:
+        cost = max(1, builds.get(sf.file, 0)) if weighed else 0
+        if not batches or len(batches[-1]) >= size or (weighed and batches[-1] and weight + cost > budget):
+            batches.append([])
+            weight = 0
+        batches[-1].append(sf.file)
+        weight += cost
+    return batches
 
 
 def write_batch_jobs(
-    docset: DocSet, job_files: dict[str, Path], unfiltered: Path, batch: Sequence[Path], all_topics: set[Path], n: int
+    docset: DocSet,
+    job_files: dict[str, Path],
+    unfiltered: Path,
+    batch: Sequence[Path],
+    all_topics: set[Path],
+    n: int,
+    targets: dict[str, str] | None = None,
 ) -> BatchJobs:
-    """Beside each job's files, a job file and root map for batch n that link only its topics."""
+    """Beside each job's files, a job file and root map for batch n that link only its topics.
+
+    `targets` caches the job URI each root-map @href names: the same for every build and batch."""
     outside = {docset.files[f].job_uri for f in all_topics - set(batch)}
-    made = {name: _batch_job(job, outside, docset, n) for name, job in job_files.items()}
-    return BatchJobs(jobs=made, unfiltered=_batch_job(unfiltered, outside, docset, n))
+    cache = {} if targets is None else targets
+    made = {name: _batch_job(job, outside, docset, n, cache) for name, job in job_files.items()}
+    return BatchJobs(jobs=made, unfiltered=_batch_job(unfiltered, outside, docset, n, cache))
 
 
-def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int) -> Path:
+def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int, targets: dict[str, str]) -> Path:
     job_dir = job_file.parent
     map_uri = docset.root_map.job_uri
     map_path = job_dir / map_uri
@@ -67,8 +89,12 @@ def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int) -> Pat
         href = el.get("href") if isinstance(el.tag, str) else None
         if not href or has_url_scheme(href):
             continue
-        target = os.path.normpath(map_path.parent / unquote(href.split("#")[0]))
-        if Path(os.path.relpath(target, job_dir)).as_posix() in outside:
+        target = targets.get(href)
+        if target is None:
+            # Relative to the job directory, which is the same for every job: the map's job URI.
+            path = os.path.normpath(Path(map_uri).parent / unquote(href.split("#")[0]))
+            target = targets[href] = Path(path).as_posix()
+        if target in outside:
             del el.attrib["href"]  # the stylesheet loads only referenced topic files
     tree.write(str(batch_map), xml_declaration=True, encoding="UTF-8")
     job = etree.parse(str(job_file))
@@ -113,18 +139,18 @@ def join(outputs: Sequence[str], profiles: Sequence[str]) -> str | None:
 
 
 def run_in_batches(
+    batches: Sequence[Sequence[Path]],
     docset: DocSet,
-    size: int,
     job_files: dict[str, Path],
     unfiltered: Path,
     run_one: Callable[[BatchJobs, int], str],
     profiles: Sequence[str],
 ) -> str | None:
     """Run the stylesheet per batch (run_one writes the batch's run document and runs it); joined."""
-    batches = topic_batches(docset, size)
     all_topics = {f for batch in batches for f in batch}
+    targets: dict[str, str] = {}
     outputs = []
     for n, batch in enumerate(batches, 1):
-        jobs = write_batch_jobs(docset, job_files, unfiltered, batch, all_topics, n)
+        jobs = write_batch_jobs(docset, job_files, unfiltered, batch, all_topics, n, targets)
         outputs.append(run_one(jobs, n))
     return join(outputs, profiles)

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,15 +31,18 @@ from valid.contracts import Chunk, ExportHeader, ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
 from valid.dita.loader import DocSet, file_uri, load
-from valid.dita.preprocess import UNFILTERED, preprocess
+from valid.dita.preprocess import UNFILTERED, Job, preprocess
 from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ConfigError, DitavalError, ExportContractError
 from valid.exportfile import parse_export
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
 
-# Topic files chunked and merged per stylesheet run: bounds the stylesheet's memory (every profile's
-# build of these files is held at once) while keeping per-run overhead (parsing the maps) small.
-TOPICS_PER_RUN = 200
+# Topic files chunked and merged per stylesheet run, at most; and topic builds (a file counted once
+# per build that keeps it) per run, at most. The stylesheet holds every build of a run's files at
+# once, so the second bounds its memory; the first bounds the runs' overhead (each run reads every
+# build's root map) for files only a few builds keep.
+TOPICS_PER_RUN = 1000
+BUILDS_PER_RUN = 2000
 
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -83,6 +87,7 @@ def export(
     progress: Progress | None = None,
     allow_empty: bool = False,
     topics_per_run: int = TOPICS_PER_RUN,
+    builds_per_run: int = BUILDS_PER_RUN,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
@@ -90,8 +95,8 @@ def export(
     one per value of `attribute` (default: the only attribute the scheme binds). `catalog`: an
     OASIS XML catalog for the doc set's own DTD shells (specializations). `out` is a file, a FIFO
     or "-" (standard output; valid.output). An export with no chunks, or a profile without any, is
-    refused unless `allow_empty`. More than `topics_per_run` topic files are chunked and merged in
-    batches of that many (valid.batches), with the same output.
+    refused unless `allow_empty`. Topic files are chunked and merged in batches of at most
+    `topics_per_run` files and `builds_per_run` topic builds (valid.batches), with the same output.
     """
     say = progress or (lambda _stage, _done, _total: None)
     target = output_target(out)
@@ -110,6 +115,7 @@ def export(
     try:
         warnings = list(docset.warnings)
         jobs: dict[str, Path] = {}
+        builds: Counter[Path] = Counter()  # topic file -> the builds that keep it
         for index, profile in enumerate(chosen, 1):
             say("preprocess", index - 1, len(chosen) + 1)
             ditaval = ditavals[profile.name]
@@ -121,8 +127,10 @@ def export(
             job = preprocess(docset, ditaval, work / f"profile-{index}", name=profile.name)
             warnings += job.warnings
             jobs[profile.name] = job.job_file
+            builds.update(kept_sources(job))
         say("preprocess", len(chosen), len(chosen) + 1)
         unfiltered = preprocess(docset, None, work / UNFILTERED, name=UNFILTERED)
+        builds.update(kept_sources(unfiltered))
         say("preprocess", len(chosen) + 1, len(chosen) + 1)
 
         def run(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> str:
@@ -140,7 +148,8 @@ def export(
             return _xslt().run_export(str(run_document))
 
         names = [p.name for p in chosen]
-        batches = len(topic_batches(docset, topics_per_run))
+        planned = topic_batches(docset, topics_per_run, builds_per_run, builds)
+        batches = len(planned)
         text = None
         if batches > 1:
 
@@ -148,7 +157,7 @@ def export(
                 say("chunk and merge", n - 1, batches)
                 return run(batch.jobs, batch.unfiltered, f"run-{n}.xml")
 
-            text = run_in_batches(docset, topics_per_run, jobs, unfiltered.job_file, run_batch, names)
+            text = run_in_batches(planned, docset, jobs, unfiltered.job_file, run_batch, names)
         if text is None:  # one batch, or batches that cannot be joined exactly
             say("chunk and merge", 0, 1)
             text = run(jobs, unfiltered.job_file, "run.xml")
@@ -160,6 +169,11 @@ def export(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return ExportResult(out=Path(target.given), header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
+
+
+def kept_sources(job: Job) -> set[Path]:
+    """The source files a build keeps (a copy counts for its source)."""
+    return {jf.source.file for jf in job.files if jf.kept}
 
 
 def _schemes_to_validate(docset: DocSet, given: SubjectScheme | None) -> list[SubjectScheme]:

@@ -64,9 +64,20 @@ class DocSet:
     root_map: SourceFile
     files: dict[Path, SourceFile]  # in the order they were reached
     warnings: list[ExportWarning] = field(default_factory=list)
+    # (directory, relative path) -> resolved path: every profile's build resolves the same
+    # references, and resolving (realpath) asks the file system for each path component.
+    _resolved: dict[tuple[Path, str], Path] = field(default_factory=dict, repr=False, compare=False)
 
     def get(self, file: Path) -> SourceFile | None:
         return self.files.get(file)
+
+    def resolve(self, directory: Path, path: str) -> Path:
+        """`directory / path` with symlinks resolved (as Path.resolve), cached for this doc set."""
+        key = (directory, path)
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = (directory / path).resolve()
+        return found
 
     def display(self, file: Path) -> str:
         return _relpath(file, self.map_dir)

@@ -109,14 +109,22 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         references = self._topic_references(kept_map)
         self._push(references)
 
+        # Each topic is written as soon as it is resolved, so a build holds one resolved topic at
+        # a time, not all of them.
+        job_dir.mkdir(parents=True, exist_ok=True)
         files: list[JobFile] = [JobFile(root_map, "ditamap", input=True)]
-        outputs: dict[Path, etree._Element | None] = {}
-        self.written: dict[Path, SourceFile] = {}
+        written: set[Path] = set()
+        links: list[tuple[Path, str, str, int]] = []
+
+        def write(file: Path, topic: etree._Element | None, sf: SourceFile) -> None:
+            written.add(file)
+            links.extend(self._link_targets(topic, sf))
+            write_file(job_dir / self._job_uri(file), topic)
+
         for file, resource_only in references.items():
             out = self._output(file)
             topic = self._resolved_topic(out, file)
-            outputs[file] = topic
-            self.written[file] = out.source
+            write(file, topic, out.source)
             files.append(
                 JobFile(out.source, out.source.format, resource_only=resource_only, kept=topic is not None,
                         uri=self._job_uri(file), path=file)
@@ -126,24 +134,19 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         while index < len(self.conref_targets):
             file = self.conref_targets[index]
             index += 1
-            if file in outputs or file == root_map.file:
+            if file in written or file == root_map.file:
                 continue
             sf = docset.files[file]
             topic = self._resolved_topic(Output(sf), file)
-            outputs[file] = topic
-            self.written[file] = sf
+            write(file, topic, sf)
             files.append(
                 JobFile(sf, sf.format, resource_only=True, conref_target=True, kept=topic is not None)
             )
         for jf in files:
             if jf.path in self.conref_targets:
                 jf.conref_target = True
-        self._warn_link_only_topics(outputs)
-
-        job_dir.mkdir(parents=True, exist_ok=True)
+        self._warn_link_only_topics(links, written)
         write_file(job_dir / root_map.job_uri, kept_map)
-        for file, topic in outputs.items():
-            write_file(job_dir / self._job_uri(file), topic)
         job = Job(self.name, job_dir, files, self.warnings)
         write_job_xml(job, docset)
         return job

@@ -44,7 +44,7 @@ class ConrefStage:
             warn = lambda el, message: self._warn(el, "conaction", message)  # noqa: E731
             for push in conrefpush.collect(filtered, warn):
                 path, fragment = split_href(push.target)
-                target_sf = self.docset.files.get((sf.file.parent / unquote(path)).resolve()) if path else sf
+                target_sf = self.docset.files.get(self.docset.resolve(sf.file.parent, unquote(path))) if path else sf
                 target_root = self._filtered(target_sf) if target_sf is not None and fragment else None
                 target = find_fragment(target_root, fragment) if target_root is not None else None
                 if target is None or target.getparent() is None:
@@ -139,7 +139,7 @@ class ConrefStage:
         if source is None:
             return None
         if path:
-            file = (source.file.parent / unquote(path)).resolve()
+            file = self.docset.resolve(source.file.parent, unquote(path))
             target = self.docset.files.get(file)
         else:
             target = source
@@ -208,7 +208,7 @@ class ConrefStage:
             path, fragment = split_href(href)
             if not path:
                 continue
-            target = (origin.file.parent / unquote(path)).resolve()
+            target = self.docset.resolve(origin.file.parent, unquote(path))
             rel = quote(Path(os.path.relpath(target, sf.file.parent)).as_posix(), safe="/-._~")
             el.set("href", rel + (f"#{fragment}" if fragment is not None else ""))
 

@@ -131,7 +131,7 @@ class KeyStage:
         path, fragment = split_href(href)
         if not path:
             return href
-        target = (self.docset.map_dir / unquote(path)).resolve()
+        target = self.docset.resolve(self.docset.map_dir, unquote(path))
         rel = quote(Path(os.path.relpath(target, sf.file.parent)).as_posix(), safe="/-._~")
         return rel + (f"#{fragment}" if fragment is not None else "")
 

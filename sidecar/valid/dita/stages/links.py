@@ -8,6 +8,8 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from valid.contracts import ExportWarning
+
 from valid.dita.loader import (
     SourceFile,
     find_fragment,
@@ -18,6 +20,7 @@ from valid.dita.loader import (
     split_href,
 )
 from valid.dita.stages.keys import LINK_KEYREF
+from valid.dita.stages.nodes import line_of
 
 
 class LinkStage:
@@ -36,7 +39,7 @@ class LinkStage:
             if not href or len(el) or (el.text or "").strip() or is_external(el) or has_url_scheme(href):
                 continue
             path, fragment = split_href(href)
-            target_sf = self.docset.get((sf.file.parent / unquote(path)).resolve()) if path else sf
+            target_sf = self.docset.get(self.docset.resolve(sf.file.parent, unquote(path))) if path else sf
             if target_sf is None or target_sf.format != "dita":
                 continue
             target_root = self._filtered(target_sf)
@@ -59,28 +62,31 @@ class LinkStage:
                 marker.tail = " ".join("".join(title.itertext()).split())
                 el.append(marker)
 
-    def _warn_link_only_topics(self, outputs: dict[Path, etree._Element | None]) -> None:
-        seen: set[Path] = set()
-        for file, root in outputs.items():
-            if root is None:
+    def _link_targets(self, root: etree._Element | None, sf: SourceFile) -> list[tuple[Path, str, str, int]]:
+        """The DITA topics a written file links to, in order: (target, href path, and the link's
+        source path and line). Not the elements: they would keep every written tree alive."""
+        found: list[tuple[Path, str, str, int]] = []
+        for el in root.iter() if root is not None else ():
+            if not isinstance(el.tag, str) or el.get("href") is None:
                 continue
-            sf = self.written[file]
-            for el in root.iter():
-                if not isinstance(el.tag, str) or el.get("href") is None:
-                    continue
-                cls = el.get("class") or ""
-                if not any(t in cls for t in LINK_KEYREF) or is_external(el) or has_url_scheme(el.get("href")):
-                    continue
-                path = split_href(el.get("href"))[0]
-                if not path or reference_format(el, path) != "dita":
-                    continue
-                target = (sf.file.parent / unquote(path)).resolve()
-                if target in outputs or target in seen:
-                    continue
-                seen.add(target)
-                self._warn(
-                    el,
-                    "link-crawl",
-                    f"'{path}' is reached only by a link in profile {self.name}; topics are exported only "
-                    "through map references",
-                )
+            cls = el.get("class") or ""
+            if not any(t in cls for t in LINK_KEYREF) or is_external(el) or has_url_scheme(el.get("href")):
+                continue
+            path = split_href(el.get("href"))[0]
+            if not path or reference_format(el, path) != "dita":
+                continue
+            found.append((self.docset.resolve(sf.file.parent, unquote(path)), path, self._path_of(el), line_of(el)))
+        return found
+
+    def _warn_link_only_topics(self, links: list[tuple[Path, str, str, int]], written: set[Path]) -> None:
+        """Warn once per topic that a written file links to and the build does not write."""
+        seen: set[Path] = set()
+        for target, path, source, line in links:
+            if target in written or target in seen:
+                continue
+            seen.add(target)
+            message = (
+                f"'{path}' is reached only by a link in profile {self.name}; topics are exported only "
+                "through map references"
+            )
+            self.warnings.append(ExportWarning(path=source, line=line, feature="link-crawl", message=message))

@@ -54,7 +54,7 @@ class MapStage:
         path = split_href(href)[0]
         if not path:
             return None
-        return (self.docset.map_dir / unquote(path)).resolve()
+        return self.docset.resolve(self.docset.map_dir, unquote(path))
 
     def _rebase_map_element(self, el: etree._Element, sf: SourceFile) -> None:
         for att in ("href", "copy-to"):
@@ -64,7 +64,7 @@ class MapStage:
             path, fragment = split_href(href)
             if not path:
                 continue
-            target = (sf.file.parent / unquote(path)).resolve()
+            target = self.docset.resolve(sf.file.parent, unquote(path))
             rel = quote(Path(os.path.relpath(target, self.docset.map_dir)).as_posix(), safe="/-._~")
             el.set(att, rel + (f"#{fragment}" if fragment is not None else ""))
 
