@@ -67,6 +67,7 @@ class DocSet:
     # (directory, relative path) -> resolved path: every profile's build resolves the same
     # references, and resolving (realpath) asks the file system for each path component.
     _resolved: dict[tuple[Path, str], Path] = field(default_factory=dict, repr=False, compare=False)
+    _relative: dict[tuple[Path, Path], str] = field(default_factory=dict, repr=False, compare=False)
 
     def get(self, file: Path) -> SourceFile | None:
         return self.files.get(file)
@@ -77,6 +78,14 @@ class DocSet:
         found = self._resolved.get(key)
         if found is None:
             found = self._resolved[key] = (directory / path).resolve()
+        return found
+
+    def relative(self, path: Path, start: Path) -> str:
+        """`path` relative to the directory `start`, '/'-separated (os.path.relpath), cached."""
+        key = (path, start)
+        found = self._relative.get(key)
+        if found is None:
+            found = self._relative[key] = Path(os.path.relpath(path, start)).as_posix()
         return found
 
     def display(self, file: Path) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -65,7 +64,7 @@ class MapStage:
             if not path:
                 continue
             target = self.docset.resolve(sf.file.parent, unquote(path))
-            rel = quote(Path(os.path.relpath(target, self.docset.map_dir)).as_posix(), safe="/-._~")
+            rel = quote(self.docset.relative(target, self.docset.map_dir), safe="/-._~")
             el.set(att, rel + (f"#{fragment}" if fragment is not None else ""))
 
     def _submap(self, mapref: etree._Element, submap: etree._Element, sub: SourceFile) -> etree._Element:
@@ -188,7 +187,7 @@ class MapStage:
         return path
 
     def _job_uri(self, path: Path) -> str:
-        return Path(os.path.relpath(path, self.docset.root_dir)).as_posix()
+        return self.docset.relative(path, self.docset.root_dir)
 
     def _map_href(self, path: Path) -> str:
-        return quote(Path(os.path.relpath(path, self.docset.map_dir)).as_posix(), safe="/-._~")
+        return quote(self.docset.relative(path, self.docset.map_dir), safe="/-._~")
