@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "sidecar"))
 
 from valid.dita.loader import load  # noqa: E402
-from valid.export import TOPICS_PER_RUN  # noqa: E402
+from valid.export import BUILDS_PER_RUN, TOPICS_PER_RUN  # noqa: E402
 
 SAMPLE_GENERATIONS = ("v5p", "v6e", "tpu7x")
 
@@ -126,7 +126,7 @@ def topic_xml(name: str, rnd: random.Random, GENERATIONS: tuple[str, ...]) -> st
 # ----------------------------------------------------------------------------- measuring
 
 
-def child_run(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
+def child_run(map_path: Path, scheme: Path, out: Path, per_run: int, builds_per_run: int = BUILDS_PER_RUN) -> dict:
     """One export in this process (the child): seconds, CPU seconds, chunks, stage times, peak RSS."""
     from valid.export import export
 
@@ -137,7 +137,9 @@ def child_run(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
             marks.append((stage, time.perf_counter()))
 
     start = time.perf_counter()
-    result = export(map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run)
+    result = export(
+        map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run, builds_per_run=builds_per_run
+    )
     total = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_SELF)
     stages: dict[str, float] = {}
@@ -155,8 +157,10 @@ def child_run(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
 
 
 def run_in_child(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
+    """per_run: topic files per stylesheet run; 10**9 means one run (no batches at all)."""
+    builds = 10**9 if per_run >= 10**9 else BUILDS_PER_RUN
     done = subprocess.run(
-        [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run)],
+        [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run), str(builds)],
         capture_output=True,
         text=True,
         check=False,
@@ -185,12 +189,12 @@ def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int, pe
     return row
 
 
-def report(rows: list[dict], command: str, load: tuple[float, float, float]) -> str:
+def report(rows: list[dict], command: str, load: tuple[float, float, float], load_after: tuple[float, float, float]) -> str:
     lines = [f"Command: `{command}`", ""]
     lines += [
         f"Median of {len(rows[0]['runs'])} run(s) per doc set, each in a child process of its own (all runs, seconds: "
         + "; ".join(f"{r['name']} " + ", ".join(f"{t:.1f}" for t in r["runs"]) for r in rows)
-        + f"). Load average before the runs: {load[0]:.2f} (1 min) on {os.cpu_count()} cores.",
+        + f"). Load average (1 min) {load[0]:.2f} before the runs and {load_after[0]:.2f} after, on {os.cpu_count()} cores.",
         "",
         "| doc set | topics | profiles | chunks | wall s | CPU s | topics x profiles / CPU s | peak RSS MB | output sha256 |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---|",
@@ -237,8 +241,9 @@ def suite(topics: int, profiles: int, only: bool, scaling: bool) -> list[tuple[s
 
 
 def main() -> None:
-    if len(sys.argv) == 6 and sys.argv[1] == "--child":
-        print(json.dumps(child_run(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5]))))
+    if len(sys.argv) == 7 and sys.argv[1] == "--child":
+        args = sys.argv[2:]
+        print(json.dumps(child_run(Path(args[0]), Path(args[1]), Path(args[2]), int(args[3]), int(args[4]))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=2500)
@@ -281,7 +286,7 @@ def main() -> None:
         command += f" --topics {args.topics} --scaling"
     command += " --compare-one-run" if args.compare_one_run else ""
     command += f" --repeat {args.repeat}" if args.repeat != 1 else ""
-    text = report(rows, command, load_avg)
+    text = report(rows, command, load_avg, os.getloadavg())
     print(text)
     if not args.no_write:
         write_section(text)

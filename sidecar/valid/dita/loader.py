@@ -50,7 +50,7 @@ class SourceFile:
     job_uri: str  # relative to the doc-set root: where the file goes in a job directory
     uri: str  # absolute file: URI, the value of @xtrf
     format: str  # "dita" or "ditamap"
-    tree: etree._ElementTree
+    tree: etree._ElementTree | None  # None after DocSet.release_trees
 
     @property
     def root(self) -> etree._Element:
@@ -79,6 +79,12 @@ class DocSet:
         if found is None:
             found = self._resolved[key] = (directory / path).resolve()
         return found
+
+    def release_trees(self) -> None:
+        """Drop every file's parsed tree (paths and names stay): once the builds are written, the
+        stylesheet reads them from disk, and a large doc set's trees are hundreds of megabytes."""
+        for sf in self.files.values():
+            sf.tree = None
 
     def relative(self, path: Path, start: Path) -> str:
         """`path` relative to the directory `start`, '/'-separated (os.path.relpath), cached."""
