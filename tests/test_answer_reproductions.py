@@ -42,15 +42,20 @@ def test_a_command_absent_from_the_generation_is_refused_by_name_with_a_gap_issu
     assert obj.answers == []
 
 
+def engine_with(tmp_path_factory, name, extra):
+    """An engine over the answer fixtures' export with extra chunks, indexed for real."""
+    work = tmp_path_factory.mktemp(name)
+    state = build_state(work, export=build_export(extra=extra))
+    return open_engine(state, embedder=offline_embedder(), issues_dir=work / "issues", log=False)
+
+
 @pytest.fixture(scope="module")
 def with_reservations(tmp_path_factory):
     extra = [(
         "tpu7x/reservations.dita#reservations/body", "Reservations", "body", ["tpu7x"],
         "A reservation holds TPU7x capacity for your project until you release it. Ask your account team for one.",
     )]
-    work = tmp_path_factory.mktemp("reservations")
-    state = build_state(work, export=build_export(extra=extra))
-    with open_engine(state, embedder=offline_embedder(), issues_dir=work / "issues", log=False) as engine:
+    with engine_with(tmp_path_factory, "reservations", extra) as engine:
         yield engine
 
 
@@ -70,9 +75,7 @@ def with_signature(tmp_path_factory):
         "widgets.dita#widget-new/body", "new Widget(name[, options])", "body", ["v6e"],
         "Creates a widget. The name must be unique within a project; options sets its labels.",
     )]
-    work = tmp_path_factory.mktemp("signature")
-    state = build_state(work, export=build_export(extra=extra))
-    with open_engine(state, embedder=offline_embedder(), issues_dir=work / "issues", log=False) as engine:
+    with engine_with(tmp_path_factory, "signature", extra) as engine:
         yield engine
 
 
@@ -118,9 +121,7 @@ def with_lead_in(tmp_path_factory):
         "The TPU runtime writes its logs in the following locations:\n"
         "- /var/log/tpu/runtime.log\n- /tmp/tpu_logs/",
     )]
-    work = tmp_path_factory.mktemp("lead-in")
-    state = build_state(work, export=build_export(extra=extra))
-    with open_engine(state, embedder=offline_embedder(), issues_dir=work / "issues", log=False) as engine:
+    with engine_with(tmp_path_factory, "lead-in", extra) as engine:
         yield engine
 
 

@@ -30,6 +30,7 @@ from lxml import etree
 from valid.dita import classes
 from valid.dita.ditaval import Filter
 from valid.dita.loader import is_external, reference_format, split_href
+from valid.dita.stages.nodes import remove
 
 DITAVALREF = " ditavalref-d/ditavalref "
 COPY_TO = "{urn:valid:dita}branch-copy-to"  # working attribute: the generated name of a branch copy
@@ -173,20 +174,9 @@ def _filter(el: etree._Element, filters: list[Filter], chains, filter_of) -> Non
         ref = next((c for c in child if isinstance(c.tag, str) and _is_ditavalref(c)), None)
         here = [*filters, filter_of(ref)] if ref is not None else filters
         if child.get("class") is not None and any(f.excludes(child.attrib, chains) for f in here):
-            _drop(child)
+            remove(child)
         else:
             _filter(child, here, chains, filter_of)
-
-
-def _drop(el: etree._Element) -> None:
-    parent = el.getparent()
-    if el.tail:
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
 
 
 def _target(el: etree._Element) -> str | None:
