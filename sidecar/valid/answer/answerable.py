@@ -26,6 +26,7 @@ from typing import Sequence
 
 from valid.answer.models import EvidenceChunk
 from valid.answer.question import Anchor, anchor_in
+from valid.answer.retrieve import chunks_by_id, evidence_chunk
 from valid.answer.text import STOPWORDS, stem, terms
 
 ANCHOR_DEPTH = 10  # BM25 hits checked for an anchor's exact form
@@ -82,21 +83,14 @@ def assess(
 def _find_anchor(release, anchor: Anchor, profile: str) -> EvidenceChunk | None:
     """The best in-scope chunk that holds the anchor as written (BM25 finds candidates, the anchor's
     own pattern confirms them)."""
-    query = " ".join(anchor.parts) if anchor.kind == "identifier" else anchor.text
-    hits = release.search_bm25(query, profile, ANCHOR_DEPTH)
-    if not hits:
-        return None
-    ids = [getattr(hit, "chunk_id", None) or hit.id for hit in hits]
-    found = release.get_chunks(ids)
-    chunks = found.values() if isinstance(found, dict) else found
-    by_id = {chunk.id: chunk for chunk in chunks}
-    for chunk_id in ids:
-        chunk = by_id.get(chunk_id)
-        if chunk is not None and chunk.scope.get(profile, False) and anchor_in(anchor, f"{chunk.title}\n{chunk.text}"):
-            return EvidenceChunk(
-                id=chunk.id, alias="", text=chunk.text, title=chunk.title, scope=chunk.in_scope(), code=list(chunk.code)
-            )
+    for chunk in _chunks(release, release.search_bm25(_anchor_query(anchor), profile, ANCHOR_DEPTH)):
+        if chunk.scope.get(profile, False) and anchor_in(anchor, f"{chunk.title}\n{chunk.text}"):
+            return evidence_chunk(chunk)
     return None
+
+
+def _anchor_query(anchor: Anchor) -> str:
+    return " ".join(anchor.parts) if anchor.kind == "identifier" else anchor.text
 
 
 def _has_word(release, word: str, profile: str) -> bool:
@@ -125,14 +119,13 @@ def _holding(release, anchor: Anchor, others: list[str]) -> list[str]:
     """The generations among `others` whose content holds the anchor (names only come back)."""
     if not others:
         return []
-    query = " ".join(anchor.parts) if anchor.kind == "identifier" else anchor.text
-    chunks = _chunks(release, release.search_bm25_any(query, others, ANCHOR_DEPTH * len(others)))
+    chunks = _chunks(release, release.search_bm25_any(_anchor_query(anchor), others, ANCHOR_DEPTH * len(others)))
     holding = [c for c in chunks if anchor_in(anchor, f"{c.title}\n{c.text}")]
     return [p for p in others if any(c.scope.get(p) for c in holding)]
 
 
 def _chunks(release, hits) -> list:
-    if not hits:
-        return []
-    found = release.get_chunks([getattr(hit, "chunk_id", None) or hit.id for hit in hits])
-    return list(found.values() if isinstance(found, dict) else found)
+    """The hits' chunks, in hit order."""
+    ids = [getattr(hit, "chunk_id", None) or hit.id for hit in hits]
+    found = chunks_by_id(release, ids) if ids else {}
+    return [found[i] for i in dict.fromkeys(ids) if i in found]

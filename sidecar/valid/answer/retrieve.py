@@ -67,7 +67,20 @@ def _profiles(release: ReleaseHandle) -> list:
     return list(header.profiles) if header is not None else []
 
 
-def _chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk]:
+def evidence_chunk(chunk: Chunk, alias: str = "") -> EvidenceChunk:
+    """A chunk as a generator sees it (its scope as a list, its code phrases, its breadcrumbs)."""
+    return EvidenceChunk(
+        id=chunk.id,
+        alias=alias,
+        text=chunk.text,
+        title=chunk.title,
+        breadcrumbs=list(chunk.breadcrumbs),
+        scope=chunk.in_scope(),
+        code=list(chunk.code),
+    )
+
+
+def chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk]:
     found = release.get_chunks(list(ids))
     if isinstance(found, dict):
         return dict(found)
@@ -113,7 +126,7 @@ def route(release, embedder: Embedder, question: str, profiles: Sequence[str]) -
     except Exception as err:
         reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
     ids = list(dict.fromkeys(h.chunk_id for channel in hits.values() for h in channel))
-    chunks = _chunks_by_id(release, ids) if ids else {}
+    chunks = chunks_by_id(release, ids) if ids else {}
     outcomes = {}
     for profile in profiles:
         own = {
@@ -127,12 +140,8 @@ def route(release, embedder: Embedder, question: str, profiles: Sequence[str]) -
 def deeper(release: ReleaseHandle, outcome: RetrievalOutcome, n: int = DEEPER) -> list[EvidenceChunk]:
     """The next `n` fused chunks after the top ones (same scope, same ranking: only deeper)."""
     ids = [hit.chunk_id for hit in outcome.fused[len(outcome.chunks) : len(outcome.chunks) + n]]
-    chunks = _chunks_by_id(release, ids) if ids else {}
-    return [
-        EvidenceChunk(id=i, alias="", text=chunks[i].text, title=chunks[i].title, scope=chunks[i].in_scope(), code=list(chunks[i].code))
-        for i in ids
-        if chunks[i].scope.get(outcome.profile, False)
-    ]
+    chunks = chunks_by_id(release, ids) if ids else {}
+    return [evidence_chunk(chunks[i]) for i in ids if chunks[i].scope.get(outcome.profile, False)]
 
 
 def _embed(embedder: Embedder, question: str) -> list[float]:
@@ -158,7 +167,7 @@ def _outcome(release, question, profile, channels, reasons, in_scope, chunks=Non
     # index bug) or without a chunk is dropped and reported, and the next one takes its place.
     candidates = rrf(channels, k=RRF_K)
     if chunks is None:
-        chunks = _chunks_by_id(release, [hit.chunk_id for hit in candidates]) if candidates else {}
+        chunks = chunks_by_id(release, [hit.chunk_id for hit in candidates]) if candidates else {}
     admitted: set[str] = set()
     for hit in candidates:
         chunk = chunks.get(hit.chunk_id)
@@ -171,18 +180,7 @@ def _outcome(release, question, profile, channels, reasons, in_scope, chunks=Non
     # Channels and fused list keep only admitted ids: they are logged, and the log holds nothing else.
     channels = {name: _rerank([h for h in hits if h.chunk_id in admitted]) for name, hits in channels.items()}
     fused = rrf(channels, k=RRF_K)
-    evidence = [
-        EvidenceChunk(
-            id=hit.chunk_id,
-            alias=f"c{i}",
-            text=chunks[hit.chunk_id].text,
-            title=chunks[hit.chunk_id].title,
-            breadcrumbs=list(chunks[hit.chunk_id].breadcrumbs),
-            scope=chunks[hit.chunk_id].in_scope(),
-            code=list(chunks[hit.chunk_id].code),
-        )
-        for i, hit in enumerate(fused[:TOP_K], start=1)
-    ]
+    evidence = [evidence_chunk(chunks[hit.chunk_id], f"c{i}") for i, hit in enumerate(fused[:TOP_K], start=1)]
 
     best_similarity = max((h.score for h in channels.get("vector", [])), default=None)
     best_bm25 = max((h.score for h in channels.get("bm25", [])), default=None)  # the index gives -bm25

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from valid.dita.stages.nodes import remove
+
 PUSH_ACTIONS = ("pushbefore", "pushafter", "pushreplace")
 
 
@@ -114,16 +116,8 @@ def _clean(root: etree._Element) -> None:
         if not isinstance(el.tag, str) or el.get("conaction") is None:
             continue
         if el.get("conaction").strip().lower() == "mark":
-            parent = el.getparent()
-            if parent is None:
-                continue
-            if el.tail:
-                prev = el.getprevious()
-                if prev is not None:
-                    prev.tail = (prev.tail or "") + el.tail
-                else:
-                    parent.text = (parent.text or "") + el.tail
-            parent.remove(el)
+            if el.getparent() is not None:
+                remove(el)
         else:
             el.attrib.pop("conaction", None)
             el.attrib.pop("conref", None)
