@@ -307,6 +307,7 @@ def lap(name):
     now = time.perf_counter(); laps[name] = (now - t) * 1000; t = now
 import valid.cli, valid.commands.answer, valid.audit.issues, valid.answer.log
 from valid.answer.engine import embedder_for, owned_table
+from valid.answer.vocabulary import read_vocabulary
 import chromadb
 from valid.index import Store, open_active
 lap("imports")
@@ -314,8 +315,11 @@ release = open_active(Store(sys.argv[1]))
 lap("open the release")
 embedder = embedder_for(release); embedder.embed_query("warm up")
 lap("embedding model: load and first query")
-owned_table(release)
+chunks = release.get_chunks(release.all_chunk_ids())
+owned_table(release, chunks)
 lap("owned-value table")
+read_vocabulary(chunks)
+lap("vocabulary")
 print(json.dumps(laps))
 """
 

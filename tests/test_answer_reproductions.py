@@ -181,3 +181,39 @@ def test_asking_offers_only_the_named_product(corvane):
 def test_a_version_no_release_has_is_refused_as_unknown(corvane):
     obj = ask(corvane, "What is the default of --parallel in Corvane CLI 3.0?")
     assert obj.outcome == "refuse" and "3.0" in obj.refusal.reason
+
+
+# Found by questions written afresh from the sample content (the trap sets' `fresh-` dev entries) --
+
+
+def test_a_spelled_out_term_finds_the_row_that_writes_its_abbreviation(sample):
+    # The doc set defines "high-bandwidth memory (HBM)" once; v6e's own table only says "HBM".
+    obj = ask(sample, "How much high-bandwidth memory does a v6e chip have?")
+    assert "32 GiB" in only_answer(obj, "v6e").answer
+
+
+def test_a_command_named_in_plain_words_narrows_the_choices_to_releases_that_have_it(corvane):
+    obj = ask(corvane, "Which checksum does corvane push store with each chunk by default?")
+    assert obj.outcome == "ask"
+    assert {c.generation for c in obj.choices} == {"cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"}
+
+
+def test_a_version_two_products_share_is_answered_for_the_one_whose_content_answers(corvane):
+    obj = ask(corvane, "What's the default chunk size for corvane push in 2.0.0?")
+    assert obj.outcome == "answer" and obj.scope == ["cli-2.0.0"]
+    assert "4 MiB" in only_answer(obj, "cli-2.0.0").answer
+
+
+def test_a_range_of_another_products_releases_answers_which_releases(corvane):
+    obj = ask(corvane, "Which CLI releases does Corvane Agent 2.0.0 work with?")
+    assert "2.0.0 and later" in only_answer(obj, "agent-2.0.0").answer
+
+
+def test_a_dotted_version_in_a_sentence_is_a_value_and_profiled_text_outranks_a_generic_step(corvane):
+    obj = ask(corvane, "On Ashgrove, which glibc version do I need on a Linux box?")
+    assert "2.17" in only_answer(obj, "cli-1.0.0").answer
+
+
+def test_a_where_question_answers_with_the_path(corvane):
+    obj = ask(corvane, "Where does Corvane CLI 1.1.0 keep its config file?")
+    assert "~/.corvane.toml" in only_answer(obj, "cli-1.1.0").answer

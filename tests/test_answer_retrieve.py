@@ -6,6 +6,7 @@ import pytest
 from fixtures.answer.export import NAMES
 from fixtures.answer.index import build_state, offline_embedder
 
+from valid.answer.abbreviations import Abbreviations
 from valid.answer.retrieve import TOP_K, retrieve_in_scope
 from valid.index import Store, open_active
 
@@ -33,7 +34,10 @@ def release(tmp_path_factory):
 
 
 def test_retrieve_has_no_parameter_that_could_carry_a_filter():
-    assert list(inspect.signature(retrieve_in_scope).parameters) == ["release", "embedder", "question", "profile"]
+    parameters = inspect.signature(retrieve_in_scope).parameters
+    assert list(parameters) == ["release", "embedder", "question", "profile", "abbreviations"]
+    # The one addition is the doc set's abbreviation table: words for the relevance floor, no filter.
+    assert parameters["abbreviations"].annotation in (Abbreviations, "Abbreviations")
 
 
 @pytest.mark.parametrize("profile", NAMES)

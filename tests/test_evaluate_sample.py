@@ -44,19 +44,19 @@ def test_no_wrong_generation_answer_reaches_a_reader(evaluated):
     assert card.arms["valid"].total.counts["wrong_generation"] == 0
 
 
-def test_at_least_54_of_60_scoped_questions_are_right(evaluated):
+def test_at_least_90_percent_of_the_scoped_questions_are_right(evaluated):
     _, card, _ = evaluated
     scoped = cells(card, "valid", "scoped")
-    assert len(scoped) == 60
-    assert sum(c.correct for c in scoped) >= 54
+    assert len(scoped) >= 60
+    assert sum(c.correct for c in scoped) >= 0.9 * len(scoped)
 
 
 def test_unscoped_questions_are_asked_with_the_expected_choices(evaluated):
     # The bar of the issue that narrowed the choices: at least 90%, and none answered wrongly.
     _, card, _ = evaluated
     unscoped = cells(card, "valid", "unscoped")
-    assert len(unscoped) == 10
-    assert sum(c.category == "asked" and c.correct for c in unscoped) >= 9
+    assert len(unscoped) >= 10
+    assert sum(c.category == "asked" and c.correct for c in unscoped) >= 0.9 * len(unscoped)
     assert not any(c.category == "wrong_generation" for c in unscoped)
 
 
@@ -64,7 +64,7 @@ def test_each_two_generation_question_gets_one_answer_per_generation(evaluated):
     _, card, raw = evaluated
     answers = {item["question"]: item["answer"] for item in raw["valid"]}
     two = cells(card, "valid", "two-generation")
-    assert len(two) == 10
+    assert len(two) >= 10
     for cell in two:
         obj = answers[cell.question_id]
         assert obj["outcome"] == "answer"

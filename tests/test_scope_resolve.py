@@ -188,3 +188,29 @@ def test_the_naming_pattern_is_learnt_from_the_scheme_not_a_fixed_list():
     others = [_software("gen3a", "Widget gen3a"), _software("gen4b", "Widget gen4b")]
     assert resolve_scope("How fast is gen5c?", others).unknown == ["gen5c"]
     assert resolve_scope("How fast is v5e?", others).unknown == []
+
+
+def test_a_partial_version_only_one_value_has_resolves_to_it():
+    result = resolve_scope("Which flags does Acme CLI 2.4 have?", SOFTWARE)
+    assert result.profiles == ["cli-2.4.1"] and result.candidates == []
+
+
+SHARED_VERSIONS = [
+    _software("cli-1.0.0", "Acme CLI 1.0.0"),
+    _software("cli-2.0.0", "Acme CLI 2.0.0"),
+    _software("cli-2.3.0", "Acme CLI 2.3.0"),
+    _software("agent-2.0.0", "Acme Agent 2.0.0"),
+    _software("agent-2.1.0", "Acme Agent 2.1.0"),
+]
+
+
+def test_a_version_two_products_share_goes_to_the_product_of_the_other_version_named():
+    result = resolve_scope("What is the default in 2.0.0, and in 2.3.0?", SHARED_VERSIONS)
+    assert result.profiles == ["cli-2.0.0", "cli-2.3.0"]
+
+
+def test_a_version_two_products_share_alone_leaves_both_as_candidates_of_a_named_version():
+    result = resolve_scope("What is the default in 2.0.0?", SHARED_VERSIONS)
+    assert result.profiles == [] and result.candidates == ["cli-2.0.0", "agent-2.0.0"]
+    assert result.version_named
+    assert not resolve_scope("What is the default in Acme Agent?", SHARED_VERSIONS).version_named

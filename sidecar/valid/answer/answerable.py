@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from valid.answer.abbreviations import Abbreviations
 from valid.answer.models import EvidenceChunk
 from valid.answer.question import Anchor, anchor_in
 from valid.answer.retrieve import chunks_by_id, evidence_chunk
@@ -51,11 +52,13 @@ def assess(
     anchors: Sequence[Anchor],
     words: Sequence[str],
     evidence: Sequence[EvidenceChunk],
+    abbreviations: Abbreviations = Abbreviations(),
 ) -> Answerability:
     """What of the question's anchors and content words the content in scope for `profile` lacks."""
     result = Answerability()
     seen = "\n".join(f"{c.title}\n{c.text}" for c in evidence)
-    have = terms(seen)
+    # A word of "high-bandwidth memory" is there when the content writes "HBM" (abbreviations.py).
+    have = abbreviations.close_over(terms(seen))
     for anchor in anchors:
         if anchor_in(anchor, seen):
             continue

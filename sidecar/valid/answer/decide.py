@@ -47,6 +47,7 @@ from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchors, question_words
 from valid.answer.retrieve import ReleaseHandle, deeper, retrieve_in_scope, route
 from valid.answer.scope import resolve_scope, search_text
+from valid.answer.vocabulary import Vocabulary
 
 MAX_REVISIONS = 2
 # No generation named: the question is about shared content only when, for every generation, the
@@ -128,6 +129,7 @@ class AnswerEngine:
         release_id: str | None = None,
         profiles: Sequence[ProfileInfo] | None = None,
         max_revisions: int = MAX_REVISIONS,
+        vocabulary: Vocabulary | None = None,
     ):
         self.release = release
         self.embedder = embedder
@@ -136,6 +138,8 @@ class AnswerEngine:
         self.issues = issues
         self.log = log
         self.max_revisions = max_revisions
+        self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
+        self.abbreviations = self.vocabulary.abbreviations
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
@@ -149,6 +153,8 @@ class AnswerEngine:
         clock = time.perf_counter()
         resolution = resolve_scope(question, self.profiles, generation)
         stages["scope"] = _ms(clock)
+        # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
+        searched = self.abbreviations.expand(question)
 
         embedder = _QueryMemo(self.embedder)
         retrievals: dict[str, RetrievalOutcome] = {}
@@ -158,12 +164,12 @@ class AnswerEngine:
         def retrieve(profile: str) -> RetrievalOutcome:
             t = time.perf_counter()
             retrievals[profile] = retrieve_in_scope(
-                self.release, embedder, search_text(question, resolution, profile), profile
+                self.release, embedder, search_text(searched, resolution, profile), profile, self.abbreviations
             )
             stages["retrieve"] += _ms(t)
             return retrievals[profile]
 
-        outcome: str
+        outcome = ""  # set by the branch that decides; the scoped branch runs when none has
         answers: list[GenerationAnswer] = []
         choices: list[Choice] = []
         refusal: Refusal | None = None
@@ -183,7 +189,7 @@ class AnswerEngine:
             # A product or a partial version named: only those values are searched and offered.
             pool = list(resolution.candidates) or [p.name for p in self.profiles]
             t = time.perf_counter()
-            retrievals.update(route(self.release, embedder, question, pool))
+            retrievals.update(route(self.release, embedder, searched, pool, self.abbreviations))
             stages["retrieve"] += _ms(t)
             relevant = [p for p in pool if retrievals[p].relevant]
             # A generation whose content lacks what the question is about (its flag, a command it
@@ -219,7 +225,6 @@ class AnswerEngine:
                     refusal, issue = self._refusal(question, [result], retrievals)
                     gap_issues += [issue] if issue else []
             else:
-                outcome = "ask"
                 # Only the values whose own content may answer are offered. Offering costs the
                 # reader one click, so the bar is lower than for answering (docs/answer.md).
                 offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
@@ -229,16 +234,24 @@ class AnswerEngine:
                 # And one whose content states no answer of the kind asked (no number for "how
                 # many", no value for "which flag") is not offered either.
                 offered = [p for p in offered if self._states_answer(question, p, retrievals[p].chunks)] or offered
-                choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
-                not_used = "Everything: the answer differs by generation, so none was given before you choose."
-        else:
+                if resolution.version_named and len(offered) == 1:
+                    # The reader named the version; of the products that have it, only one's content
+                    # answers ("corvane push in 2.0.0": the CLI's, not the agent's). Answered as named.
+                    scope = offered
+                else:
+                    outcome = "ask"
+                    choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
+                    not_used = "Everything: the answer differs by generation, so none was given before you choose."
+        if not outcome:
             names = self._names(resolution)
-            about = anchors(question, names)
+            about = anchors(question, names, self.vocabulary.commands)
             words = question_words(question, [*names, *(a.text for a in about)])
             for profile in scope:
                 retrieval = retrieve(profile)
                 t = time.perf_counter()
-                found = assess(self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks)
+                found = assess(
+                    self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations
+                )
                 stages["answerable"] = stages.get("answerable", 0.0) + _ms(t)
                 if not found.answerable:
                     attempts[profile] = self._missing(profile, found)
@@ -327,7 +340,12 @@ class AnswerEngine:
         attempts = _Attempts(profile=key)
         labels = [self._labels[p] for p in scope]
         request = GenerationRequest(
-            question=question, scope=scope, labels=labels, matched=list(matched), chunks=list(chunks)
+            question=question,
+            scope=scope,
+            labels=labels,
+            matched=list(matched),
+            chunks=list(chunks),
+            profiles=[p.name for p in self.profiles],
         )
         for attempt in range(1 + self.max_revisions):
             t = time.perf_counter()
@@ -388,7 +406,13 @@ class AnswerEngine:
         return refusal, issue
 
     def _states_answer(self, question: str, profile: str, chunks) -> bool:
-        request = GenerationRequest(question=question, scope=[profile], labels=[self._labels[profile]], chunks=list(chunks))
+        request = GenerationRequest(
+            question=question,
+            scope=[profile],
+            labels=[self._labels[profile]],
+            chunks=list(chunks),
+            profiles=[p.name for p in self.profiles],
+        )
         return states_an_answer(request)
 
     @staticmethod
@@ -397,9 +421,9 @@ class AnswerEngine:
 
     def _answerable_in(self, question, resolution, profiles, pool, retrievals) -> list[str]:
         names = self._names(resolution)
-        about = anchors(question, names)
+        about = anchors(question, names, self.vocabulary.commands)
         words = question_words(question, [*names, *(a.text for a in about)])
-        return [p for p in profiles if assess(self.release, p, pool, about, words, retrievals[p].chunks).answerable]
+        return [p for p in profiles if assess(self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations).answerable]
 
     def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
         """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""

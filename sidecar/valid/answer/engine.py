@@ -21,6 +21,7 @@ from valid.errors import ConfigError
 from valid.answer.decide import AnswerEngine
 from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
 from valid.answer.log import QuestionLog
+from valid.answer.vocabulary import read_vocabulary
 
 GENERATORS = ("offline", "gemini")
 
@@ -51,11 +52,11 @@ def embedder_for(release, embedder=None):
     return embedder
 
 
-def owned_table(release):
+def owned_table(release, chunks=None):
     """The audit's owned-value table, computed from the release's own export (header and chunks)."""
     from valid.audit.owned import owned_values
 
-    chunks = release.get_chunks(release.all_chunk_ids())
+    chunks = release.get_chunks(release.all_chunk_ids()) if chunks is None else chunks
     return owned_values(Export(header=release.header, chunks=chunks))
 
 
@@ -102,11 +103,13 @@ def open_engine(
         if question_log is not None:
             closers.append(question_log.close)
         issues = IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")
+        chunks = release.get_chunks(release.all_chunk_ids())
         return OpenEngine(
             release,
             query_embedder,
             generator,
-            owned_table(release),
+            owned_table(release, chunks),
+            vocabulary=read_vocabulary(chunks),
             issues=issues,
             log=question_log,
             release_id=release.id,

@@ -177,10 +177,11 @@ def _has_value(text: str) -> bool:
 
 def _values(text: str) -> list[str]:
     """Concrete values in text: distinctive tokens, words mixing letters and digits (md5, sha256),
-    code spans and call signatures; not placeholders (${ZONE}, <name>, your-zone)."""
+    dotted versions, code spans and call signatures; not placeholders (${ZONE}, <name>, your-zone)."""
     clean = _PLACEHOLDER.sub(" ", text)
     found = [t.value for t in scan(clean)]
     found += re.findall(r"`[^`]+`|\b[A-Za-z_][\w.]*\([^()]*\)|\b(?=\w*\d)(?=\w*[A-Za-z])\w{2,}\b", clean)
+    found += re.findall(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\w)", clean)  # a version: glibc 2.17, 1.4
     found += _PATH.findall(clean)
     return found
 
@@ -210,7 +211,15 @@ class Asked:
     family: frozenset[str] = frozenset()  # units of the quantity family asked about
 
     def without_names(self, text: str) -> str:
-        return self.names.sub(" ", text) if self.names is not None else text
+        return self.names.sub(_unless_another_product, text) if self.names is not None else text
+
+
+def _unless_another_product(match: re.Match) -> str:
+    """A scope name goes; a bare version of the scope stays when a product name comes right before
+    it: "works with Corvane CLI 2.0.0" states another product's release, which may be the answer."""
+    if re.fullmatch(r"\d+(?:\.\d+)+", match.group(0)) and re.search(r"\b[A-Z][\w-]* $", match.string[: match.start()]):
+        return match.group(0)
+    return " "
 
 
 def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
@@ -272,8 +281,13 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = ()) -> bool:
         )
         return about and has_value
     if kind == "names":
-        # Two or more names the question did not itself use (JAX, PyTorch; not its "VM").
-        return len({n for n in _NAMED.findall(text) if not terms(n) <= asked.terms}) >= 2
+        # Two or more names the question did not itself use (JAX, PyTorch; not its "VM"), or a
+        # table row about what was asked whose cells state a value ("CLI 2.0.0 and later": which
+        # releases are written as a range as often as a list).
+        if len({n for n in _NAMED.findall(text) if not terms(n) <= asked.terms}) >= 2:
+            return True
+        cells = _row_cells(text)
+        return about and any(_values(cell) for cell in cells[1:])
     return True
 
 
@@ -353,9 +367,9 @@ class OfflineExtractive:
             weight *= ANCHOR_FIT ** len(held)
             if (asked.kind == "count" or family) and _family_fits(family, unit.text):
                 weight *= FAMILY_FIT
-            if set(chunks[unit.chunk_id].scope) == scope:
+            if _specific(chunks[unit.chunk_id].scope, scope, request.profiles):
                 # Shared text cannot hold a value that differs by generation: for count and value
-                # questions, content profiled for exactly this scope counts for more.
+                # questions, content profiled for some generations only counts for more.
                 weight *= self.specific_boost * (SPECIFIC_VALUE_BOOST if asked.kind in ("count", "value") else 1.0)
             score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
             scored.append((score, unit))
@@ -400,6 +414,12 @@ class OfflineExtractive:
             model=None,
             calls=1,
         )
+
+
+def _specific(chunk_scope, scope: set[str], profiles) -> bool:
+    """The chunk is profiled: in scope for fewer than every profile (or, when the request does not
+    list the profiles, for exactly the request's scope)."""
+    return set(chunk_scope) == scope or bool(profiles) and not set(profiles) <= set(chunk_scope)
 
 
 def states_an_answer(request: GenerationRequest) -> bool:

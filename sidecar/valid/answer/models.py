@@ -82,6 +82,10 @@ class ScopeResolution(_Model):
         default_factory=list,
         description="No profile resolved, but the question narrows to these (a product named, a partial version).",
     )
+    version_named: bool = Field(
+        default=False,
+        description="The candidates all have a version the question names; only which product is unsaid.",
+    )
 
 
 class ChannelHit(_Model):

@@ -48,6 +48,8 @@ class GenerationRequest(BaseModel):
     labels: list[str]
     matched: list[str] = []  # the question's words that named the generation (scope, not content)
     chunks: list[EvidenceChunk]
+    # Every profile of the release (names only): a chunk in scope for fewer is generation-specific.
+    profiles: list[str] = []
     previous: Draft | None = None
     failures: list[StepFailure] = []
     attempt: int = 1

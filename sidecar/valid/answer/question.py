@@ -60,19 +60,25 @@ _CODE_WORDS = frozenset(
 _NUMBER_UNIT = re.compile(r"^\d+(?:[.,]\d+)*[a-z]{0,3}$", re.I)  # "2x", "8", "32gb": quantities, not names
 
 
-def anchors(question: str, ignore: Iterable[str] = ()) -> list[Anchor]:
+def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] = ()) -> list[Anchor]:
     """The question's anchors, in question order, without the words that name generations.
 
     `ignore` holds the words that resolved the scope (a generation's name, a machine type): they
-    say which content to search, not what to find in it.
+    say which content to search, not what to find in it. `commands` are the doc set's own command
+    names (vocabulary.py): written in plain words in the question, they are anchors all the same.
     """
     ignored = {w.lower() for name in ignore for w in [name, *name.split()]}
     found: list[tuple[int, Anchor]] = []
     taken: list[tuple[int, int]] = []
+    asking = asking_span(question)
 
     def add(start: int, end: int, text: str, kind: AnchorKind) -> None:
         text = text.strip().rstrip(".?!,;:")
         if not text or text.lower() in ignored or any(s <= start < e or s < end <= e for s, e in taken):
+            return
+        if not asking[0] <= start < asking[1]:
+            # A sentence before the question sets the reader's situation ("I'm on an old CentOS
+            # server."): the documentation need not mention it for the question to be answerable.
             return
         taken.append((start, end))
         found.append((start, Anchor(text, kind)))
@@ -81,6 +87,10 @@ def anchors(question: str, ignore: Iterable[str] = ()) -> list[Anchor]:
         add(match.start(), match.end(), match.group(1), "code")
     for match in _QUOTED.finditer(question):
         add(match.start(), match.end(), match.group(1) or match.group(2), "quoted")
+    for command in sorted(commands, key=len, reverse=True):
+        pattern = r"\s+".join(re.escape(word) for word in command.split())
+        for match in re.finditer(rf"(?<![\w-]){pattern}(?![\w-])", question, re.I):
+            add(match.start(), match.end(), match.group(), "code")
     for match in _FLAG.finditer(question):
         if match.group().startswith("--") or len(match.group()) == 2:  # --zone, -g (not "-word")
             add(match.start(), match.end(), match.group(), "flag")
@@ -90,6 +100,16 @@ def anchors(question: str, ignore: Iterable[str] = ()) -> list[Anchor]:
         if _is_code_form(word) and (code_context or not _PROSE_COMPOUND.fullmatch(word)):
             add(match.start(), match.end(), word, "identifier")
     return [anchor for _, anchor in sorted(found, key=lambda item: item[0])]
+
+
+def asking_span(question: str) -> tuple[int, int]:
+    """Where the question proper is: from the first sentence that ends in "?" to the end; the whole
+    text when no sentence does or when it is the first one."""
+    starts = [0, *(m.end() for m in re.finditer(r"(?<=[.!?])\s+", question))]
+    for start, end in zip(starts, [*starts[1:], len(question)]):
+        if question[start:end].rstrip().endswith("?"):
+            return (start, len(question))
+    return (0, len(question))
 
 
 def _is_code_form(word: str) -> bool:
@@ -149,6 +169,7 @@ _INTERROGATIVE = re.compile(r"\b(?:what|which|how|where|when|who|why|is|are|does
 _COUNT_NOUNS = frozenset("capacity size limit limits maximum minimum count number amount".split())
 _PROCEDURE = re.compile(r"\b(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\s+to|steps?\s+(?:to|for)|procedure|walk\s+me\s+through)\b", re.I)
 _YESNO = re.compile(r"^\s*(?:(?:so|and|but|also|ok|okay)[,\s]+)?(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were)\b(?!\s+(?:i|we|you)\s+(?:need\s+to\s+)?(?:do|use|pass|set|run|create)\b)", re.I)
+_WHERE = re.compile(r"\bwhere\s+(?:is|are|does|do|did|can|should|will|would)\b", re.I)
 _VALUE = re.compile(r"\b(?:which|what(?:'s|\s+is|\s+are)?)\b", re.I)
 # The things whose answer is a value written in code form or as an exact string: "which zone",
 # "what is the default", "which --version flag value". (Which frameworks, which regions are
@@ -180,6 +201,8 @@ def question_kind(question: str) -> Kind:
         return "procedure"
     if _YESNO.search(text):
         return "yesno"
+    if _WHERE.search(text):
+        return "value"  # a location: a path, a URL, a zone
     if _VALUE.search(text) and not _EXPLAIN.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
         return "value"
     if _NAMES.search(text):
@@ -225,6 +248,10 @@ def counted(question: str) -> str | None:
     match = _HEAD_AFTER.search(question)
     if match:
         words = [w for w in re.findall(r"[a-z0-9]+", match.group(1).lower()) if w not in STOPWORDS]
+        # "How many chips make up a Pod": what is counted is plural; the words after it are a verb.
+        plural = [w for w in words if len(w) > 3 and w.endswith("s") and not w.endswith("ss")]
+        if "many" in match.group(0).lower() and plural:
+            return plural[-1]
         return words[-1] if words else None
     match = _WHAT_QUANTITY.search(question)
     return match.group(1).lower() if match else None

@@ -22,6 +22,7 @@ from typing import Any, Protocol, Sequence
 
 from valid.contracts import Chunk
 
+from valid.answer.abbreviations import Abbreviations
 from valid.answer.fusion import RRF_K, rrf
 from valid.answer.models import ChannelHit, EvidenceChunk, RetrievalOutcome
 from valid.answer.text import terms, with_typos_resolved
@@ -87,7 +88,9 @@ def chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk]
     return {chunk.id: chunk for chunk in found}
 
 
-def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str, profile: str) -> RetrievalOutcome:
+def retrieve_in_scope(
+    release: ReleaseHandle, embedder: Embedder, question: str, profile: str, abbreviations: Abbreviations = Abbreviations()
+) -> RetrievalOutcome:
     """Top chunks for `question` among the chunks in scope for `profile` (exactly one profile)."""
     reasons: list[str] = []
     channels: dict[str, list[ChannelHit]] = {}
@@ -102,10 +105,12 @@ def retrieve_in_scope(release: ReleaseHandle, embedder: Embedder, question: str,
         channels["bm25"] = _channel(release.search_bm25(question, profile, depth))
     except Exception as err:
         reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
-    return _outcome(release, question, profile, channels, reasons, in_scope)
+    return _outcome(release, question, profile, channels, reasons, in_scope, abbreviations=abbreviations)
 
 
-def route(release, embedder: Embedder, question: str, profiles: Sequence[str]) -> dict[str, RetrievalOutcome]:
+def route(
+    release, embedder: Embedder, question: str, profiles: Sequence[str], abbreviations: Abbreviations = Abbreviations()
+) -> dict[str, RetrievalOutcome]:
     """Per-generation outcomes for a question that names no generation, from one search per channel.
 
     The searches run over the chunks in scope for any of `profiles`; each generation's outcome keeps
@@ -133,7 +138,9 @@ def route(release, embedder: Embedder, question: str, profiles: Sequence[str]) -
             name: _rerank([h for h in channel if h.chunk_id in chunks and chunks[h.chunk_id].scope.get(profile)][:CHANNEL_DEPTH])
             for name, channel in hits.items()
         }
-        outcomes[profile] = _outcome(release, question, profile, own, list(reasons), release.count_in_scope(profile), chunks)
+        outcomes[profile] = _outcome(
+            release, question, profile, own, list(reasons), release.count_in_scope(profile), chunks, abbreviations
+        )
     return outcomes
 
 
@@ -151,7 +158,9 @@ def _embed(embedder: Embedder, question: str) -> list[float]:
     return vector
 
 
-def _outcome(release, question, profile, channels, reasons, in_scope, chunks=None) -> RetrievalOutcome:
+def _outcome(
+    release, question, profile, channels, reasons, in_scope, chunks=None, abbreviations: Abbreviations = Abbreviations()
+) -> RetrievalOutcome:
     """Fuse one profile's channels, keep the top chunks that are in its scope, and apply the floors."""
     # The generation's own names say nothing about relevance: every candidate is in that scope.
     ignore_terms: set[str] = set(terms(profile))
@@ -190,6 +199,8 @@ def _outcome(release, question, profile, channels, reasons, in_scope, chunks=Non
     found: set[str] = set()
     for item in evidence:
         found |= terms(item.title + "\n" + item.text)
+    # Content that writes "HBM" covers a question's "high-bandwidth memory" (abbreviations.py).
+    found = abbreviations.close_over(found)
     covered = (with_typos_resolved(wanted, found) & found) - ignore_terms
     # Capped at 1: one misspelt word may resolve to two words of the chunks.
     coverage = min(1.0, len(covered) / len(wanted)) if wanted else 0.0

@@ -153,8 +153,15 @@ def resolve_scope(
     naming = naming_pattern(profiles)
     unknown = naming.unknown_names(words, used)
     version_candidates: list[str] = []
-    for kind, named, word in _versions_named(words, used, profiles, naming):
-        if kind == "exact" and len(named) == 1:
+    versions = _versions_named(words, used, profiles, naming)
+    # A version several products share ("2.0.0" of the CLI and of the agent) belongs to the product
+    # of the generations the question names without ambiguity ("in 2.0.0, and in 2.3.0").
+    named_products = {w for kind, named, _ in versions if len(named) == 1 for w in naming.products.get(named[0], ())}
+    for kind, named, word in versions:
+        if len(named) > 1 and named_products:
+            named = [p for p in named if naming.products.get(p, frozenset()) <= named_products] or named
+        if len(named) == 1:
+            # One value has that version, or is the only one under a partial version ("2.3" → 2.3.0).
             found.add(named[0])
             matched.append(word)
             words_of.setdefault(named[0], []).append(word)
@@ -174,6 +181,7 @@ def resolve_scope(
         matched=matched,
         unknown=unknown,
         candidates=candidates,
+        version_named=bool(candidates) and bool(version_candidates),
         words={p: words_of[p] for p in sorted(words_of, key=order.__getitem__)},
     )
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from valid.answer.engine import embedder_for, owned_table
+from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
 from valid.serve.sources import split_chunk_id
@@ -60,7 +61,9 @@ class LibraryAnswerer:
         self._settings = settings
         self._state_root = state_root
         self._generations = _generations(release)
-        self._owned = owned_table(release)
+        chunks = release.get_chunks(release.all_chunk_ids())
+        self._owned = owned_table(release, chunks)
+        self._vocabulary = read_vocabulary(chunks)
         self._log = None
         if settings.log_questions:
             from valid.answer import QuestionLog
@@ -102,6 +105,7 @@ class LibraryAnswerer:
                 log=self._log,
                 release_id=self._release.id,
                 profiles=self._release.header.profiles,
+                vocabulary=self._vocabulary,
             )
             self._local.engine = engine
         return engine

@@ -1,0 +1,55 @@
+"""What the doc set itself says about its words, read once from every chunk when a release opens.
+
+- **Abbreviations** it defines ("high-bandwidth memory (HBM)"): see abbreviations.py.
+- **Command names** its writers marked as code: the leading words of each code phrase, up to its
+  first option, placeholder or argument (`corvane push [OPTIONS] DIRECTORY VAULT` → "corvane push",
+  `gcloud compute tpus tpu-vm create ${TPU_NAME}` → "gcloud compute tpus tpu-vm create"). A
+  question that writes one of them in plain words ("which checksum does corvane push store") is
+  about that command exactly as if it had put it in backticks, so it becomes an anchor (question.py):
+  content without it cannot answer, and a generation without it is neither answered nor offered.
+
+Only multi-word names count: a one-word code phrase ("debug", "pip") is as often an ordinary word.
+Nothing of a chunk's text reaches an answer through this table; it only shapes searches and checks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from valid.answer.abbreviations import Abbreviations, defined_in
+
+MAX_COMMAND_WORDS = 6
+# A word of a command name: lower-case letters, digits and inner hyphens (`tpu-vm`, `corvane-agent`).
+_COMMAND_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    abbreviations: Abbreviations = field(default_factory=Abbreviations)
+    commands: frozenset[str] = frozenset()
+
+
+def read_vocabulary(chunks) -> Vocabulary:
+    """The vocabulary of these chunks (titles, texts and code phrases of every chunk)."""
+    chunks = list(chunks)
+    return Vocabulary(
+        abbreviations=defined_in(f"{chunk.title}\n{chunk.text}" for chunk in chunks),
+        commands=command_names(phrase for chunk in chunks for phrase in chunk.code),
+    )
+
+
+def command_names(code_phrases: Iterable[str]) -> frozenset[str]:
+    """The multi-word command names that code phrases start with (one per line of each phrase)."""
+    names: set[str] = set()
+    for phrase in code_phrases:
+        for line in phrase.splitlines():
+            words = []
+            for word in line.split():
+                if not _COMMAND_WORD.fullmatch(word) or len(words) == MAX_COMMAND_WORDS:
+                    break
+                words.append(word)
+            if len(words) >= 2:
+                names.add(" ".join(words))
+    return frozenset(names)

@@ -1,0 +1,58 @@
+"""The doc set's own vocabulary: abbreviations it defines and command names its writers mark as code."""
+
+from valid.answer.abbreviations import defined_in
+from valid.answer.question import anchors, asking_span
+from valid.answer.text import terms
+from valid.answer.vocabulary import command_names
+
+
+def test_a_long_form_with_its_abbreviation_in_brackets_is_a_definition():
+    table = defined_in(["Each chip has 192 GiB of high-bandwidth memory (HBM)."])
+    assert table.long_forms == {"hbm": ("high-bandwidth memory",)}
+
+
+def test_the_abbreviation_first_and_a_plural_abbreviation_define_too():
+    table = defined_in(["Run it on GKE (Google Kubernetes Engine).", "Tensor Processing Units (TPUs) are fast."])
+    assert table.long_forms == {"gke": ("google kubernetes engine",), "tpu": ("tensor processing units",)}
+
+
+def test_brackets_whose_letters_are_not_the_initials_define_nothing():
+    assert not defined_in(["Use the default (see below).", "A host has eight chips (8 CPUs).", "Pick a zone (ZONE)."])
+
+
+def test_a_question_that_spells_out_the_long_form_also_searches_the_abbreviation():
+    table = defined_in(["Each chip has high-bandwidth memory (HBM)."])
+    assert table.expand("How much high-bandwidth memory does v6e have?").endswith(" HBM")
+    assert table.expand("How much HBM does v6e have?") == "How much HBM does v6e have?"
+
+
+def test_content_with_either_form_covers_the_words_of_the_other():
+    table = defined_in(["Each chip has high-bandwidth memory (HBM)."])
+    assert {"high", "bandwidth", "memory"} <= table.close_over(terms("HBM capacity per chip | 32 GiB"))
+    assert "hbm" in table.close_over(terms("32 GiB of high-bandwidth memory"))
+    assert "hbm" not in table.close_over(terms("32 GiB of memory"))
+
+
+def test_command_names_are_the_leading_words_of_code_phrases_up_to_the_first_argument():
+    names = command_names(
+        [
+            "corvane push [OPTIONS] DIRECTORY VAULT",
+            "gcloud compute tpus tpu-vm create ${TPU_NAME} \\\n  --zone=${ZONE}",
+            "corvane-agent reload",
+            "debug",
+            "export ZONE=us-east5-a",
+        ]
+    )
+    assert names == {"corvane push", "gcloud compute tpus tpu-vm create", "corvane-agent reload"}
+
+
+def test_a_command_name_written_in_plain_words_is_an_anchor():
+    found = anchors("Which checksum does corvane push store by default?", commands={"corvane push", "corvane pull"})
+    assert [(a.text, a.kind) for a in found] == [("corvane push", "code")]
+
+
+def test_anchors_come_from_the_question_not_the_sentence_setting_the_readers_situation():
+    question = "I'm on an old CentOS server with `glibc`. What is the minimum version for --parallel?"
+    assert question[slice(*asking_span(question))].startswith("What is")
+    assert [a.text for a in anchors(question)] == ["--parallel"]
+    assert [a.text for a in anchors("Is --parallel still 8 in v2.4.1?", ["v2.4.1"])] == ["--parallel"]
