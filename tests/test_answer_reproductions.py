@@ -217,3 +217,31 @@ def test_a_dotted_version_in_a_sentence_is_a_value_and_profiled_text_outranks_a_
 def test_a_where_question_answers_with_the_path(corvane):
     obj = ask(corvane, "Where does Corvane CLI 1.1.0 keep its config file?")
     assert "~/.corvane.toml" in only_answer(obj, "cli-1.1.0").answer
+
+
+def test_a_question_asking_for_the_command_gets_the_whole_command_block(sample):
+    obj = ask(sample, "Give me the full gcloud command to create a single-host TPU v5p VM.")
+    answer = only_answer(obj, "v5p").answer
+    assert answer.startswith("gcloud compute tpus tpu-vm create")
+    assert "--accelerator-type=v5p-8" in answer and "--version=v2-alpha-tpuv5" in answer
+
+
+def test_what_kind_of_asks_for_a_value_not_names(sample):
+    obj = ask(sample, "What kind of torus are the chips of a TPU v6e Pod wired in?")
+    assert "2D torus" in only_answer(obj, "v6e").answer
+
+
+def test_how_many_counts_the_plural_noun_not_the_verb_after_it(sample):
+    obj = ask(sample, "How many chips make up a Pod on Trillium, and on v5p?")
+    assert "256" in only_answer(obj, "v6e").answer
+    assert "8,960" in only_answer(obj, "v5p").answer
+
+
+def test_a_sentence_naming_the_command_answers_how_do_i(corvane):
+    obj = ask(corvane, "How do I sign the CLI out of my account in 2.4.1?")
+    assert "corvane auth logout" in only_answer(obj, "cli-2.4.1").answer
+
+
+def test_the_readers_situation_before_the_question_is_not_required_in_the_docs(corvane):
+    obj = ask(corvane, "I'm running Corvane 2.4.1 on an old CentOS server. What's the minimum glibc?")
+    assert "2.28" in only_answer(obj, "cli-2.4.1").answer

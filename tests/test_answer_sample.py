@@ -136,6 +136,7 @@ def test_no_wrong_generation_answer_on_the_sample_trap_set(state, tmp_path):
     wrong = [(c.question_id, c.reasons) for c in cells if c.category == "wrong_generation"]
     assert wrong == []
     by = lambda stratum, category: sum(c.stratum == stratum and c.category == category for c in cells)  # noqa: E731
-    assert by("unscoped", "asked") >= 9  # the bar: at least 90% of unscoped questions asked
-    assert by("out-of-domain", "refused") == 8
-    assert by("scoped", "right") >= 54  # the design's target; the rest refused, none wrong
+    of = lambda stratum: sum(c.stratum == stratum for c in cells)  # noqa: E731
+    assert by("unscoped", "asked") >= 0.9 * of("unscoped")  # the bar: at least 90% asked
+    assert by("out-of-domain", "refused") == of("out-of-domain")
+    assert by("scoped", "right") >= 0.9 * of("scoped")  # the design's target; the rest refused, none wrong

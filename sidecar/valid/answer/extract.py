@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, content_words, counted, question_kind
+from valid.answer.question import anchor_in, anchors, asks_for_code, asks_where, content_words, counted, question_kind
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -209,6 +209,8 @@ class Asked:
     names: re.Pattern | None
     counted: str | None = None  # the noun a count question counts
     family: frozenset[str] = frozenset()  # units of the quantity family asked about
+    wants_code: bool = False  # the value asked for is a command or code, placeholders and all
+    location: bool = False  # a where-question: the value is a path, a file or a URL
 
     def without_names(self, text: str) -> str:
         return self.names.sub(_unless_another_product, text) if self.names is not None else text
@@ -237,7 +239,8 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         head = stem(head)
     return Asked(
         question_kind(request.question), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
-        counted=head, family=_family_units(wanted),
+        counted=head, family=_family_units(wanted), wants_code=asks_for_code(request.question),
+        location=asks_where(request.question),
     )
 
 
@@ -266,6 +269,11 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = ()) -> bool:
         # asked for: memory → GiB), not with whatever else the sentence counts.
         counts_it = asked.counted is None or asked.counted in have or _family_fits(asked.family, text)
         return about and counts_it and bool(_numbers(text))
+    if kind == "value" and asked.location:
+        # A path, file or URL. Whether it is the one asked about is for the ranking to say: the
+        # sentence stating it ("The configuration file is /etc/…") often shares no word with the
+        # question, while the section it sits in does.
+        return bool(_PATH.search(_PLACEHOLDER.sub(" ", text)))
     if kind == "value":
         cells = _row_cells(text)
         # A table row states its value in the cells after its label; a negation must be about the
@@ -273,9 +281,12 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = ()) -> bool:
         has_value = bool(_values(text)) or any(c for c in cells[1:]) or _denies(text, asked.terms)
         # The writers marked it as code (a command, a file name): the export lists those phrases.
         # A phrase the question itself names ("the --version flag") is what is asked about, not its value.
-        # A template with placeholders (--zone=${ZONE}) leaves the value to the reader: not a value.
+        # A template with placeholders (--zone=${ZONE}) leaves the value to the reader: not a value,
+        # unless what is asked for is the command itself.
         has_value = has_value or any(
-            phrase in text and not _PLACEHOLDER.search(phrase) and not any(anchor_in(a, phrase) for a in asked.anchors)
+            phrase in text
+            and (asked.wants_code or not _PLACEHOLDER.search(phrase))
+            and not any(anchor_in(a, phrase) for a in asked.anchors)
             for phrase in code
             if phrase.strip()
         )
@@ -302,10 +313,23 @@ def _denies(text: str, asked: frozenset[str]) -> bool:
 
 def _kind_fits(asked: Asked, unit: Unit) -> bool:
     if asked.kind == "procedure":
-        return unit.kind in ("step", "lead-in") or "\n" in unit.text
+        if unit.kind in ("step", "lead-in") or "\n" in unit.text:
+            return True
+        # A sentence that tells what to run or send ("Sign out with corvane auth logout.", "Send
+        # the agent the SIGHUP signal…"), in code as the writers marked it, is a step too.
+        code = [c for c in unit.code if c.strip() and c in unit.text]
+        return any(any(c in piece for c in code) and terms(piece) & asked.terms for piece in _pieces(unit))
+    if asked.kind == "value" and asked.wants_code:
+        # The command asked for spans lines (a code block): the unit holds it, about what was asked.
+        return bool(_commands_in(unit)) and bool(terms(unit.text + "\n" + unit.context) & asked.terms)
     if asked.kind in _PIECE_KINDS:
         return any(_piece_fits(asked, piece, unit.code) for piece in _pieces(unit))
     return True
+
+
+def _commands_in(unit: Unit) -> list[str]:
+    """The code phrases of more than one word that the unit shows as written."""
+    return [p for p in unit.code if (" " in p.strip() or "\n" in p.strip()) and p in unit.text]
 
 
 def _family_fits(units_wanted: frozenset[str], text: str) -> bool:
@@ -338,6 +362,7 @@ class OfflineExtractive:
         units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
         unit_terms = [terms(u.text + "\n" + u.context) for u in units]
         title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
+        chunk_terms = {cid: terms(chunk.title + "\n" + chunk.text) for cid, chunk in chunks.items()}
         vocabulary = set().union(set(), *unit_terms, *title_terms.values())
         # The generation's names decide nothing here: every chunk is already in scope.
         asked = read_question(request, vocabulary)
@@ -357,6 +382,8 @@ class OfflineExtractive:
             evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
             own = terms(evidence) & wanted
             from_title = (title_terms[unit.chunk_id] & wanted) - own
+            if asked.location and not own and fitting:
+                from_title |= chunk_terms[unit.chunk_id] & wanted  # the section says what the path is for
             held = [a for a in asked.anchors if anchor_in(a, evidence)]
             if not own and not held and not from_title:
                 continue  # a unit (or the section it sits in) must say something the question asks about
@@ -439,7 +466,9 @@ def _name_terms(names) -> set[str]:
 def answer_line(unit: Unit, asked: Asked) -> str:
     """The part of the best unit that states the answer (verbatim), with Yes/No for yes/no questions."""
     lines = [line for line in unit.text.splitlines() if line.strip()]
-    if unit.kind == "lead-in":
+    if asked.wants_code and (shown := _commands_in(unit)):
+        line = max(shown, key=len)  # the command asked for, whole, as the writers marked it
+    elif unit.kind == "lead-in":
         line = f"{lines[0].strip()} {lines[1].strip().removeprefix('- ')}" if len(lines) > 1 else lines[0]
     elif unit.kind == "row" or len(lines) == 1 and not _SENTENCE_END.search(lines[0]):
         line = lines[0].strip()

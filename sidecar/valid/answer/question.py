@@ -184,7 +184,12 @@ _VALUE_NOUNS = frozenset(
 
 _EXPLAIN = re.compile(r"\bwhat\s+(?:does|do|did)\b.*\b(?:do|mean|for)\b|\bwhat\s+is\s+(?:a|an|the\s+purpose)\b|\bwhy\b", re.I)
 # "Which frameworks", "what ML libraries", "IRONWOOD frameworks?": a plural noun asked for by name.
-_NAMES = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?\w{3,}s\b|^\W*(?:\w+\W+){0,2}\w{3,}s\W*$", re.I)
+# "which frameworks", "what regions": a plural noun (not "torus", "status", "access").
+_NAMES = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?\w{2,}[^\Wus]s\b|^\W*(?:\w+\W+){0,2}\w{2,}[^\Wus]s\W*$", re.I)
+# "What kind of torus", "which type of disk": a value from a set of alternatives.
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\b", re.I)
+# What a value question asks for is code itself: the command, its syntax, a snippet.
+_CODE_ASKED = frozenset("command commands syntax signature snippet script invocation".split())
 
 
 def question_kind(question: str) -> Kind:
@@ -201,6 +206,8 @@ def question_kind(question: str) -> Kind:
         return "procedure"
     if _YESNO.search(text):
         return "yesno"
+    if _KIND_OF.search(text):
+        return "value"
     if _WHERE.search(text):
         return "value"  # a location: a path, a URL, a zone
     if _VALUE.search(text) and not _EXPLAIN.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
@@ -214,6 +221,16 @@ def question_kind(question: str) -> Kind:
         if words & _VALUE_NOUNS:
             return "value"
     return "other"
+
+
+def asks_where(question: str) -> bool:
+    """A where-question: its answer is a location (a path, a file, a URL)."""
+    return bool(_WHERE.search(question))
+
+
+def asks_for_code(question: str) -> bool:
+    """The question wants a command or code as its answer ("give me the gcloud command to…")."""
+    return bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_ASKED)
 
 
 def content_words(question: str, ignore: Iterable[str] = ()) -> set[str]:

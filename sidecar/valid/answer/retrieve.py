@@ -25,6 +25,7 @@ from valid.contracts import Chunk
 from valid.answer.abbreviations import Abbreviations
 from valid.answer.fusion import RRF_K, rrf
 from valid.answer.models import ChannelHit, EvidenceChunk, RetrievalOutcome
+from valid.answer.question import asking_span
 from valid.answer.text import terms, with_typos_resolved
 
 CHANNEL_DEPTH = 20  # hits taken from each channel before fusion
@@ -195,7 +196,9 @@ def _outcome(
     best_bm25 = max((h.score for h in channels.get("bm25", [])), default=None)  # the index gives -bm25
     # Lexical floor: the chunks given to the generator hold at least half of the question's content
     # words (typos resolved against their own words). Generation names are not content words here.
-    wanted = terms(question) - ignore_terms
+    # Only the question proper: a sentence before it that sets the reader's situation ("I'm on an
+    # old CentOS server.") need not be in the documentation for the question to be answered.
+    wanted = terms(question[slice(*asking_span(question))]) - ignore_terms
     found: set[str] = set()
     for item in evidence:
         found |= terms(item.title + "\n" + item.text)

@@ -28,9 +28,15 @@ def stem(word: str) -> str:
     return word
 
 
+def _plain(text: str) -> str:
+    """Lower case without apostrophes, and without the 's of a contraction or possessive ("what's"
+    is "what", a stopword, not a word "whats"; "Trillium's" is "Trillium")."""
+    return re.sub(r"['’]", "", re.sub(r"['’]s\b", "", text.lower()))
+
+
 def terms(text: str) -> set[str]:
     out: set[str] = set()
-    for token in _TOKEN.findall(re.sub(r"['’]", "", text.lower())):
+    for token in _TOKEN.findall(_plain(text)):
         parts = re.split(r"[-_.=]", token)
         if len(parts) > 1:
             out.add(token)
@@ -45,7 +51,7 @@ def word_weights(text: str) -> dict[str, float]:
     occurs inside a compound token (the "vm" of `tpu-vm` in a command is weak evidence of "VM")."""
     alone: set[str] = set()
     inside: set[str] = set()
-    for token in _TOKEN.findall(re.sub(r"['’]", "", text.lower())):
+    for token in _TOKEN.findall(_plain(text)):
         parts = re.split(r"[-_.=]", token)
         if len(parts) > 1:
             alone.add(token)
