@@ -245,3 +245,31 @@ def test_a_sentence_naming_the_command_answers_how_do_i(corvane):
 def test_the_readers_situation_before_the_question_is_not_required_in_the_docs(corvane):
     obj = ask(corvane, "I'm running Corvane 2.4.1 on an old CentOS server. What's the minimum glibc?")
     assert "2.28" in only_answer(obj, "cli-2.4.1").answer
+
+
+def test_another_products_version_written_in_the_asked_releases_own_content_passes_the_checks(corvane):
+    # 1.0.0 and 1.1.0 are CLI releases' own versions; the agent's compatibility row states them.
+    obj = ask(corvane, "Which CLI releases' vaults does Corvane Agent 1.4.0 work with?")
+    assert "1.0.0 and 1.1.0" in only_answer(obj, "agent-1.4.0").answer
+
+
+def test_what_happens_is_not_a_question_asking_for_names(corvane):
+    obj = ask(corvane, "What happens in corvane-agent 2.1.0 if there's only the old YAML config file on the machine?")
+    answer = only_answer(obj, "agent-2.1.0")
+    assert "refuses to start" in " ".join([answer.answer, *(s.text for s in answer.steps)])
+
+
+def test_a_prose_compound_far_from_any_code_word_is_not_an_anchor(corvane):
+    obj = ask(corvane, "How can I get Corvane Agent v1.4.0 to re-read its configuration without stopping jobs that are running?")
+    assert obj.outcome == "answer"
+
+
+def test_the_sections_title_says_what_a_bare_statement_answers(corvane):
+    obj = ask(corvane, "How long before I have to sign in again?")
+    assert obj.outcome == "ask"
+    assert {c.generation for c in obj.choices} == {"cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"}
+
+
+def test_a_compound_of_the_question_said_as_one_phrase_picks_sign_in_over_sign_out(corvane):
+    obj = ask(corvane, "Which sign-in command does Corvane CLI 1.1.0 use?")
+    assert only_answer(obj, "cli-1.1.0").answer == "corvane login"

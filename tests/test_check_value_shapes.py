@@ -92,3 +92,8 @@ def test_a_row_value_is_grounded_only_with_its_label(sample):
     assert "values_grounded" in failed(report)
     assert check(sample, "TensorCores per chip | 2", SPECS).passed
     assert not check(sample, "HBM per chip: 4", SPECS).passed  # 4 is chips per VM, not HBM
+
+
+def test_a_number_inside_a_longer_number_of_the_asked_generation_is_no_cross_reference(sample):
+    # "8" is v6e's; the v5p chunk's "8,960" must not excuse "Chips per VM | 8" in a v5p answer.
+    assert "out_of_scope_values" in failed(check(sample, "Chips per VM | 8", SPECS))

@@ -13,7 +13,10 @@
 3. out_of_scope_values: no value from the owned-value table appears anywhere in the answer, in any
    shape, unless every profile of the answer's scope owns it (a v6e version string in a TPU7x
    answer fails; so do "eight chips" and "Chips per VM | 8" in a v5p answer when only v6e has 8
-   chips; so does a v6e-only value in an answer that claims to hold for every generation).
+   chips; so does a v6e-only value in an answer that claims to hold for every generation). One
+   exception: a value written by a cited chunk that is in scope for the answer and for none of the
+   value's owners is the answer's own content, a cross-reference ("Agent 1.4.0 works with vaults
+   written by CLI 1.0.0"); a shared chunk that an owner also gets is no such chunk.
 
 The model never sees or overrides the verdict: failures go back to it as reasons, and the loop in
 decide.py decides what happens next.
@@ -118,6 +121,22 @@ def owned_values_in(text: str, owned: OwnedLookup) -> list[tuple[str, list[str]]
     return [(occurrence.text, list(occurrence.row.profiles)) for occurrence in owned.find(text)]
 
 
+def _cross_reference(chunk: EvidenceChunk, value: str, scope: set[str], owners: Sequence[str]) -> bool:
+    """The value is the answer's own content, not a borrowed one: a chunk in scope for the answer and
+    for none of the value's owners writes it ("Corvane Agent 1.4.0 works with vaults written by
+    Corvane CLI 1.0.0"). Shared text that an owner also gets (a v6e version string in a step every
+    generation shares) is no such chunk, so it still fails."""
+    # Only a name (a version, a product or machine name), never a number or a quantity: "8" in
+    # "8,960" or "Chips per VM | 8" is a value of its own, not a reference to another generation.
+    named = [t for t in tokens.scan(value) if t.kind in ("version", "machine-type", "identifier", "term")]
+    return (
+        bool(named)
+        and scope <= set(chunk.scope)
+        and not set(chunk.scope) & set(owners)
+        and tokens.appears(value, citable_text(chunk))
+    )
+
+
 def check_answer(
     draft: Draft,
     scope: Sequence[str],
@@ -204,9 +223,13 @@ def check_answer(
             )
 
     texts = [(-1, draft.answer)] + [(i, step.text) for i, step in enumerate(draft.steps)]
+    cited = {i: [given[step.cite]] if step.cite in given else [] for i, step in enumerate(draft.steps)}
+    cited[-1] = list(chunks)
     for index, text in texts:
         for value, owners in owned_values_in(text, owned):
             if scope_set <= set(owners):
+                continue
+            if any(_cross_reference(chunk, value, scope_set, owners) for chunk in cited[index]):
                 continue
             out_of_scope += 1
             where = "answer" if index < 0 else f"step {index + 1}"

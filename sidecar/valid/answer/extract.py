@@ -42,6 +42,7 @@ KIND_FIT = 1.6  # a unit that can answer the question's kind
 KIND_MISFIT = 0.35  # one that cannot
 ANCHOR_FIT = 1.8  # per anchor the unit holds
 FAMILY_FIT = 1.8
+PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one phrase
 SPECIFIC_VALUE_BOOST = 1.7  # on top of specific_boost, for count and value questions  # a quantity in the unit family the question asks for (memory → GiB)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|unsupported|removed|unavailable|none)\b", re.I
@@ -77,11 +78,12 @@ class Unit:
     chunk_id: str
     context: str = ""  # words that describe the unit without being shown (a table row's header)
     code: tuple[str, ...] = ()  # the chunk's code phrases (what the writers marked as code)
+    topic: str = ""  # the chunk's title: what the unit's numbers and values are about
 
 
 def split_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
     """A chunk's text → reader-sized units, each verbatim from the chunk (or its title)."""
-    units = [replace(u, code=tuple(chunk.code)) for u in _raw_units(chunk, chunk_rank)]
+    units = [replace(u, code=tuple(chunk.code), topic=chunk.title) for u in _raw_units(chunk, chunk_rank)]
     units = _join_lead_ins(units)
     if _has_value(chunk.title):
         # A title that carries a value (a signature, a command) can be the answer itself.
@@ -256,14 +258,16 @@ def _row_cells(piece: str) -> list[str]:
     return [cell.strip() for cell in first_line.split(" | ")] if " | " in first_line else []
 
 
-def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = ()) -> bool:
+def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str = "") -> bool:
     """One line or sentence answers the kind: it holds what was asked about *and* a number (count),
     a concrete value or a negative statement (value), or several names (names). A value on another
     line of a code block is not the value of the flag named on this one."""
     kind = asked.kind
     text = asked.without_names(piece)
     have = terms(piece)
-    about = bool(have & asked.terms) or any(anchor_in(a, piece) for a in asked.anchors)
+    # The section's title says what a bare statement is about ("How long a session lasts": "A
+    # session lasts 12 hours." answers "how long before I sign in again").
+    about = bool((have | terms(topic)) & asked.terms) or any(anchor_in(a, piece) for a in asked.anchors)
     if kind == "count":
         # "How many NUMA nodes": the number must come with nodes (or with a unit of the family
         # asked for: memory → GiB), not with whatever else the sentence counts.
@@ -323,7 +327,7 @@ def _kind_fits(asked: Asked, unit: Unit) -> bool:
         # The command asked for spans lines (a code block): the unit holds it, about what was asked.
         return bool(_commands_in(unit)) and bool(terms(unit.text + "\n" + unit.context) & asked.terms)
     if asked.kind in _PIECE_KINDS:
-        return any(_piece_fits(asked, piece, unit.code) for piece in _pieces(unit))
+        return any(_piece_fits(asked, piece, unit.code, unit.topic) for piece in _pieces(unit))
     return True
 
 
@@ -368,6 +372,10 @@ class OfflineExtractive:
         asked = read_question(request, vocabulary)
         wanted = asked.terms
         family = asked.family
+        compounds = [
+            re.compile(r"(?<![\w-])" + r"[\s-]".join(map(re.escape, c.split("-"))) + r"(?![\w-])", re.I)
+            for c in sorted(t for t in wanted if re.fullmatch(r"[a-z]+(?:-[a-z]+)+", t))
+        ]
         df: dict[str, int] = {}
         for ts, unit in zip(unit_terms, units):
             for t in (ts | title_terms[unit.chunk_id]) & wanted:
@@ -378,7 +386,10 @@ class OfflineExtractive:
         for unit, ts in zip(units, unit_terms):
             # For a number or a value, what counts is the line or sentence that states it: the
             # rest of a paragraph mentioning the question's words says nothing about the value.
-            fitting = [p for p in _pieces(unit) if _piece_fits(asked, p, unit.code)] if asked.kind in _PIECE_KINDS else []
+            # A command block spans lines: read as a whole; a command in a sentence, by its sentence.
+            block = asked.wants_code and any("\n" in c.strip() for c in _commands_in(unit))
+            piecewise = asked.kind in _PIECE_KINDS and not block
+            fitting = [p for p in _pieces(unit) if _piece_fits(asked, p, unit.code, unit.topic)] if piecewise else []
             evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
             own = terms(evidence) & wanted
             from_title = (title_terms[unit.chunk_id] & wanted) - own
@@ -392,6 +403,9 @@ class OfflineExtractive:
             weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
             weight *= KIND_FIT if _kind_fits(asked, unit) else KIND_MISFIT
             weight *= ANCHOR_FIT ** len(held)
+            # A compound the question writes ("sign-in", "single-host") said as one phrase, with a
+            # hyphen or a space: "Sign in with …" says it, "Sign out …, sign in again" does not.
+            weight *= PHRASE_FIT ** sum(1 for p in compounds if p.search(evidence))
             if (asked.kind == "count" or family) and _family_fits(family, unit.text):
                 weight *= FAMILY_FIT
             if _specific(chunks[unit.chunk_id].scope, scope, request.profiles):
@@ -474,7 +488,7 @@ def answer_line(unit: Unit, asked: Asked) -> str:
         line = lines[0].strip()
     else:
         pieces = [p.strip() for p in _pieces(Unit(0, 0, "paragraph", unit.text, ""))]
-        line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code), len(terms(p) & asked.terms)))
+        line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code, unit.topic), len(terms(p) & asked.terms)))
     if asked.kind == "yesno":
         verdict = "No." if _NEGATION.search(line) else "Yes."
         # A table row keeps its own line, so its label stays the label of its value.

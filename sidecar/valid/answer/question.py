@@ -94,12 +94,19 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
     for match in _FLAG.finditer(question):
         if match.group().startswith("--") or len(match.group()) == 2:  # --zone, -g (not "-word")
             add(match.start(), match.end(), match.group(), "flag")
-    code_context = bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_WORDS)
     for match in _RUN.finditer(question):
         word = match.group()
-        if _is_code_form(word) and (code_context or not _PROSE_COMPOUND.fullmatch(word)):
+        if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or _code_word_near(question, match)):
             add(match.start(), match.end(), word, "identifier")
     return [anchor for _, anchor in sorted(found, key=lambda item: item[0])]
+
+
+def _code_word_near(question: str, match: re.Match) -> bool:
+    """A word that talks about code within three words of the compound: "the partial-resize command",
+    "run corvane-agent convert-config" (not "jobs that are running" five words from "re-read")."""
+    before = re.findall(r"[a-z][a-z0-9-]*", question[: match.start()].lower())[-3:]
+    after = re.findall(r"[a-z][a-z0-9-]*", question[match.end() :].lower())[:3]
+    return bool(set(before + after) & _CODE_WORDS)
 
 
 def asking_span(question: str) -> tuple[int, int]:
@@ -186,6 +193,9 @@ _EXPLAIN = re.compile(r"\bwhat\s+(?:does|do|did)\b.*\b(?:do|mean|for)\b|\bwhat\s
 # "Which frameworks", "what ML libraries", "IRONWOOD frameworks?": a plural noun asked for by name.
 # "which frameworks", "what regions": a plural noun (not "torus", "status", "access").
 _NAMES = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?\w{2,}[^\Wus]s\b|^\W*(?:\w+\W+){0,2}\w{2,}[^\Wus]s\W*$", re.I)
+# "What happens if…", "what changes when…": a verb after "what", not a plural noun asking for names
+# (a noun is followed by its verb: "what regions are…").
+_WHAT_VERB = re.compile(r"^\W*what\s+\w+s\s+(?:if|when|in|to|on|after|before|during|while|with|the|a|an)\b", re.I)
 # "What kind of torus", "which type of disk": a value from a set of alternatives.
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\b", re.I)
 # What a value question asks for is code itself: the command, its syntax, a snippet.
@@ -212,7 +222,7 @@ def question_kind(question: str) -> Kind:
         return "value"  # a location: a path, a URL, a zone
     if _VALUE.search(text) and not _EXPLAIN.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
         return "value"
-    if _NAMES.search(text):
+    if _NAMES.search(text) and not _WHAT_VERB.search(text):
         return "names"
     if not _INTERROGATIVE.search(text):
         words = set(re.findall(r"[a-z]+", text.lower()))
