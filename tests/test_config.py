@@ -175,3 +175,27 @@ def test_prices_from_the_file_extend_the_table(tmp_path, monkeypatch):
     )
     config.apply(config.load(start=tmp_path))
     assert pricing.cost_usd("team-model", 1_000_000, 1_000_000) == 7.5
+
+
+def test_every_setting_reaches_an_option_of_its_command():
+    everything = config.Config(
+        path=REPO / "valid.toml",
+        docset=config.DocSetConfig(map="m.ditamap", scheme="s.ditamap", attribute="a", root=".", catalog="c.xml"),
+        profiles={"p": config.ProfileConfig(ditaval="p.ditaval", labels=["P"])},
+        index=config.IndexConfig(state="s", chroma_url="http://127.0.0.1:8000", embedder="offline"),
+        answer=config.AnswerConfig(generator="offline", model="m"),
+        evaluate=config.EvaluateConfig(trapset="t.jsonl", split="dev"),
+        serve=config.ServeSection(**{name: 1 for name in config.ServeSection.model_fields if name not in ("host", "cors_origins")},
+                                  host="127.0.0.1", cors_origins=["http://127.0.0.1"]),
+    )
+    from valid.cli import COMMANDS, area_commands
+
+    for name, options in config.default_map(everything).items():
+        command = area_commands(COMMANDS[name])[name]
+        if name == "releases":
+            for sub, sub_options in options.items():
+                params = {p.name for p in command.commands[sub].params}
+                assert set(sub_options) <= params, (name, sub)
+            continue
+        params = {p.name for p in command.params}
+        assert options and set(options) <= params, (name, set(options) - params)

@@ -206,8 +206,10 @@ def default_map(config: Config) -> dict[str, Any]:
     commands = {
         "export": export,
         "index": {**state, "embedder": index.embedder},
-        "releases": {name: _present({"state": state["state"], "chroma_url": state["chroma_url"]})
-                     for name in ("list", "activate", "rollback", "prune")},
+        "releases": {
+            **{name: _present({"state": state["state"]}) for name in ("list", "activate", "rollback")},
+            "prune": _present(state),
+        },
         "ask": {**state, "generator": answer.generator, "model": answer.model},
         "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
         "report": {**state, **trapset},
