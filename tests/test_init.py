@@ -71,7 +71,7 @@ def test_init_on_a_ditaval_only_doc_set_lists_one_profile_per_fitting_ditaval(tm
         "studio": (ORBIT / "ditaval" / "studio.ditaval").resolve(),
     }
     text = out.read_text(encoding="utf-8")
-    assert "Profiling values the doc set uses: @product: license-server, studio" in text
+    assert "Profiling values the doc set uses: @product: studio, license-server" in text
     # Suggested names are left for a writer to confirm: a made-up ordinary word must not claim questions.
     assert '# labels = ["License Server"]' in text and '# labels = ["Studio"]' in text
     assert all(not p.labels for p in written.profiles.values())

@@ -212,7 +212,7 @@ def default_map(config: Config) -> dict[str, Any]:
         },
         "ask": {**state, "generator": answer.generator, "model": answer.model},
         "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
-        "report": {**state, **trapset},
+        "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
         "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, **serve_options},
         "init": {"map_path": config.resolve(docset.map)},
     }
