@@ -130,14 +130,40 @@ def _ditaval_profiles(search: Path, used: dict[str, list[str]]) -> tuple[list[Su
     return profiles, len(paths)
 
 
+def _value_labels(schemes: list[SubjectScheme], used: dict[str, list[str]]) -> dict[tuple[str, str], str]:
+    """(attribute, value) -> the display name a scheme gives the value, for values the doc set uses."""
+    labels: dict[tuple[str, str], str] = {}
+    for scheme in schemes:
+        for attribute in scheme.attributes():
+            for value in set(used.get(attribute, [])) & set(scheme.values(attribute) or []):
+                labels.setdefault((attribute, value), scheme.labels(value)[0])
+    return labels
+
+
+def _combined(profiles: list[SurveyProfile], labels: dict[tuple[str, str], str]) -> list[SurveyProfile]:
+    """Profiles over several attributes, with labels suggested from the scheme's names of their values."""
+    for profile in profiles:
+        if all(include in labels for include in profile.includes):
+            profile.labels = [" ".join(labels[include] for include in profile.includes)]
+    return profiles
+
+
 def survey(map_path: str | os.PathLike, search: str | os.PathLike) -> Survey:
-    """The doc set's profiling: values used, the fitting scheme or DITAVALs, and the profiles."""
+    """The doc set's profiling: values used, the fitting scheme or DITAVALs, and the profiles.
+
+    DITAVALs that each keep values of several attributes (a product on a platform) are profiles no
+    single scheme attribute gives: they win over the scheme's values, and a scheme that declares the
+    values stays for validation and lends its names to the suggested labels."""
     map_file = Path(map_path).resolve()
     search_dir = Path(search).resolve()
     used = used_values(map_file)
     schemes = _schemes(search_dir)
     fit = _fitting_scheme(schemes, used)
     ditaval_profiles, ditavals_seen = _ditaval_profiles(search_dir, used)
+    if any(len({att for att, _ in p.includes}) > 1 for p in ditaval_profiles):
+        profiles = _combined(ditaval_profiles, _value_labels(schemes, used))
+        scheme = fit[0].file if fit else None
+        return Survey(map_file, used, scheme, None, profiles, ditavals_seen, len(schemes))
     if fit:
         scheme, attribute = fit
         by_value = {p.includes[0][1]: p for p in ditaval_profiles if len(p.includes) == 1}
@@ -194,11 +220,16 @@ def render(result: Survey, directory: str | os.PathLike, tuning: dict[str, objec
         "[docset]",
         f"map = {_toml_string(_relative(result.map, directory))}",
     ]
-    if result.scheme is not None:
+    if result.scheme is not None and result.attribute is not None:
         lines += [
             f"scheme = {_toml_string(_relative(result.scheme, directory))}",
             f"attribute = {_toml_string(result.attribute)}",
             "# One profile per value of the attribute; each build is the scheme's implied DITAVAL.",
+        ]
+    elif result.scheme is not None:
+        lines += [
+            f"scheme = {_toml_string(_relative(result.scheme, directory))}",
+            "# Profiles over several attributes, one per DITAVAL; the scheme validates the values.",
         ]
     elif result.profiles:
         lines.append("# No subject scheme fits: one profile per DITAVAL that keeps a value the doc set uses.")

@@ -33,7 +33,7 @@ def init_command(map_path, out, search, force):
     text = render(result, directory, config.tuning_values())
     directory.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-    source = f"subject scheme {result.scheme.name} (@{result.attribute})" if result.scheme else "DITAVAL files"
+    source = f"subject scheme {result.scheme.name} (@{result.attribute})" if result.attribute else "DITAVAL files"
     names = ", ".join(p.name for p in result.profiles) or "none"
     click.echo(f"wrote {target}: {len(result.profiles)} profile(s) from {source}: {names}")
 
