@@ -71,5 +71,4 @@ def main(ctx: click.Context, config_path: str | None) -> None:
 
     settings = config.load(config_path)
     ctx.default_map = config.default_map(settings)
-    ctx.meta["valid.config"] = settings
     config.apply(settings)

@@ -1,7 +1,7 @@
 """The price table: USD per million tokens, per answer model.
 
 Every question's cost is computed from this table and logged, offline answers included (cost 0).
-The defaults are list prices as modelled in the design (Gemini API pricing page, paid tier); a
+The defaults are list prices from the Gemini API pricing page (paid tier); a
 deployment overrides or extends them in valid.toml (`[prices."MODEL"]`, applied by `configure`) or
 with a JSON file named by VALID_PRICES, which wins over both:
 
