@@ -57,7 +57,7 @@ def _copy_state(sample_build, tmp_path: Path) -> tuple[Path, str]:
 def test_demo_with_a_failing_gate_leaves_the_previous_release_active(tmp_path, sample_build):
     state, previous = _copy_state(sample_build, tmp_path)
     result = CliRunner().invoke(main, [
-        "demo", "--state", str(state), "-o", str(tmp_path / "out"), "--map", str(_changed_sample(tmp_path)),
+        "demo", "--state", str(state), "--dir", str(tmp_path / "out"), "--map", str(_changed_sample(tmp_path)),
         "--scheme", str(REPO / "schemes" / "tpu-generations.ditamap"),
         "--trapset", str(_failing_trapset(tmp_path / "traps.jsonl")),
     ])

@@ -6,6 +6,9 @@ for `valid --help`): `valid ask` need not load the HTTP server, the GitHub clien
 engine before it answers. COMMANDS names each command's area; a test checks it against the
 areas' own lists. Errors that VALID raises on purpose (ValidError) are printed as one line with a
 non-zero exit; anything else is a bug and keeps its traceback.
+
+Before any command runs, the group reads valid.toml (valid.config): its values become the
+commands' defaults, under flags and environment variables.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ COMMANDS = {
     "report": "evaluate",
     "demo": "evaluate",
     "serve": "serve",
+    "init": "init",
 }
 AREAS = tuple(dict.fromkeys(COMMANDS.values()))
 
@@ -58,5 +62,13 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="valid")
-def main() -> None:
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), envvar="VALID_CONFIG",
+              help="valid.toml to use (default: the nearest valid.toml in this directory or a parent).")
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None) -> None:
     """VALID: answer only from DITA content profiled for the reader's generation."""
+    from valid import config
+
+    settings = config.load(config_path)
+    ctx.default_map = config.default_map(settings)
+    config.apply(settings)

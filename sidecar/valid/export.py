@@ -20,7 +20,8 @@ import shutil
 import subprocess
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,6 +84,7 @@ def export(
     scheme: str | os.PathLike | None = None,
     attribute: str | None = None,
     profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None = None,
+    labels: Mapping[str, Sequence[str]] | None = None,
     root: str | os.PathLike | None = None,
     catalog: str | os.PathLike | None = None,
     out: str | os.PathLike,
@@ -94,7 +96,9 @@ def export(
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
     Profiles come from `profiles` (name -> DITAVAL file) or, without them, from the subject scheme:
-    one per value of `attribute` (default: the only attribute the scheme binds). `catalog`: an
+    one per value of `attribute` (default: the only attribute the scheme binds). `labels` (profile ->
+    readers' names, display name first) replace a profile's labels from the scheme, or give labels to
+    a DITAVAL-defined profile that has none. `catalog`: an
     OASIS XML catalog for the doc set's own DTD shells (specializations). `out` is a file, a FIFO
     or "-" (standard output; valid.output). An export with no chunks, or a profile without any, is
     refused unless `allow_empty`. Topic files are chunked and merged in batches of at most
@@ -109,6 +113,7 @@ def export(
     for each in _schemes_to_validate(docset, subject_scheme):
         each.validate(docset)
     chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
+    chosen = with_labels(chosen, labels or {})
     pairs = list(profiles.items() if isinstance(profiles, Mapping) else profiles or [])
     refuse_inputs(target, [map_path, scheme, catalog, *docset.files, *(path for _, path in pairs)])
     ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
@@ -254,6 +259,18 @@ def resolve_profiles(
         for value in values
     ]
     return chosen, attribute
+
+
+def with_labels(chosen: list[Profile], labels: Mapping[str, Sequence[str]]) -> list[Profile]:
+    """The profiles with configured labels in place of their own; a label for no profile is an error."""
+    unknown = sorted(set(labels) - {p.name for p in chosen})
+    if unknown:
+        names = ", ".join(p.name for p in chosen)
+        raise ConfigError(f"labels given for {', '.join(map(repr, unknown))}, which is not a profile (profiles: {names})")
+    return [
+        dataclasses.replace(p, labels=tuple(dict.fromkeys(labels[p.name]))) if labels.get(p.name) else p
+        for p in chosen
+    ]
 
 
 # ----------------------------------------------------------------------------- run document

@@ -1,8 +1,9 @@
 """The price table: USD per million tokens, per answer model.
 
 Every question's cost is computed from this table and logged, offline answers included (cost 0).
-The defaults are list prices as modelled in the design (Gemini API pricing page, paid tier); a
-deployment overrides or extends them with a JSON file named by VALID_PRICES:
+The defaults are list prices from the Gemini API pricing page (paid tier); a
+deployment overrides or extends them in valid.toml (`[prices."MODEL"]`, applied by `configure`) or
+with a JSON file named by VALID_PRICES, which wins over both:
 
     {"gemini-3.8-flash": {"input_per_million": 0.30, "output_per_million": 2.50}}
 
@@ -26,9 +27,19 @@ DEFAULT_PRICES: dict[str, dict[str, float]] = {
     "gemini-2.5-pro": {"input_per_million": 1.25, "output_per_million": 10.00},
 }
 
+# Prices from valid.toml (valid.config.apply): over the defaults, under VALID_PRICES.
+_configured: dict[str, dict[str, float]] = {}
+
+
+def configure(prices: dict[str, dict[str, float]]) -> None:
+    """Replace the configured prices (model -> input_per_million, output_per_million)."""
+    _configured.clear()
+    _configured.update({name: dict(price) for name, price in prices.items()})
+
 
 def price_table() -> dict[str, dict[str, float]]:
     table = {name: dict(price) for name, price in DEFAULT_PRICES.items()}
+    table.update({name: dict(price) for name, price in _configured.items()})
     path = os.environ.get("VALID_PRICES")
     if path:
         try:
@@ -47,7 +58,7 @@ def require_price(model: str | None) -> dict[str, float]:
     table = price_table()
     key = model or "offline"
     if key not in table:
-        raise ConfigError(f"no price for model {key!r}: add it to a JSON price table named by VALID_PRICES")
+        raise ConfigError(f"no price for model {key!r}: add it to valid.toml's [prices] or a JSON price table named by VALID_PRICES")
     return table[key]
 
 

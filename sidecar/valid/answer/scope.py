@@ -7,7 +7,11 @@ possessive 's, so "TPU7X", "tpu 7x", "TPU-7x" and "Ironwood's" all match. A word
 profile name followed by "-" or "_" is an accelerator or machine type of that generation (v6e-8,
 tpu7x-standard-4t).
 
-A one-letter slip in a long, purely alphabetic name (Trilium, Ironwod) still matches: such names
+Ids and readers' names claim a question differently (valid.answer.names): an id spelt like words
+(json, license-server) only in code form or through --generation, never as a bare or near-spelt
+word; an id with a digit exactly; the labels as names.
+
+A one-letter slip in a long, purely alphabetic reader's name (Trilium, Ironwod) still matches: such names
 (seven letters or more, no digits) are far from any ordinary word and from each other, while names
 with digits (v5p, v5e, v6e) differ from one another by one character and so must match exactly.
 
@@ -33,6 +37,7 @@ from valid.contracts import ProfileInfo
 from valid.errors import ValidError
 
 from valid.answer.models import ScopeResolution
+from valid.answer.names import ProfileNames, ids_in_code_form, profile_names
 from valid.answer.text import one_edit_apart
 
 # The longest label, in words, we try to match ("Cloud TPU Ironwood" is 3).
@@ -88,20 +93,23 @@ def _vocabulary(profiles: Sequence[ProfileInfo]) -> dict[str, str]:
 _FUZZY_MIN = 7
 
 
-def _fuzzy_profile(word: _Word, vocab: dict[str, str]) -> str | None:
+def _fuzzy_profile(word: _Word, names: ProfileNames) -> str | None:
+    """A one-letter slip in a reader's name (never in an id: ids match as ids, valid.answer.names)."""
     if len(word.norm) < _FUZZY_MIN or not word.norm.isalpha():
         return None
     hits = {
         profile
-        for key, profile in vocab.items()
+        for key, profile in names.fuzzy.items()
         if len(key) >= _FUZZY_MIN and key.isalpha() and one_edit_apart(word.norm, key)
     }
     return hits.pop() if len(hits) == 1 else None
 
 
-def _accelerator_profile(word: _Word, profiles: Sequence[ProfileInfo]) -> str | None:
+def _accelerator_profile(word: _Word, profiles: Sequence[ProfileInfo], names: ProfileNames) -> str | None:
     for profile in profiles:
         name = profile.name.lower()
+        if profile.name not in names.codes.values():
+            continue  # an id spelt like words starts ordinary compounds (feedback-form)
         if len(word.lower) > len(name) + 1 and word.lower.startswith(name) and word.lower[len(name)] in "-_":
             return profile.name
     return None
@@ -116,7 +124,7 @@ def resolve_scope(
     against the profiles and added to what the question names.
     """
     order = {p.name: i for i, p in enumerate(profiles)}
-    vocab = _vocabulary(profiles)
+    names = profile_names(profiles)
     words = _words(question)
     found: set[str] = set()
     matched: list[str] = []
@@ -130,8 +138,8 @@ def resolve_scope(
         hit = None
         for size in range(min(_MAX_WINDOW, len(words) - i), 0, -1):
             key = "".join(w.norm for w in words[i : i + size])
-            if key in vocab:
-                hit = (size, vocab[key])
+            if key in names.exact:
+                hit = (size, names.exact[key])
                 break
         if hit:
             size, profile = hit
@@ -142,13 +150,17 @@ def resolve_scope(
                 used[j] = True
             i += size
             continue
-        profile = _accelerator_profile(words[i], profiles) or _fuzzy_profile(words[i], vocab)
+        profile = _accelerator_profile(words[i], profiles, names) or _fuzzy_profile(words[i], names)
         if profile:
             found.add(profile)
             matched.append(words[i].raw)
             words_of.setdefault(profile, []).append(words[i].raw)
             used[i] = True
         i += 1
+    for profile, text in ids_in_code_form(question, names):
+        found.add(profile)
+        matched.append(text)
+        words_of.setdefault(profile, []).append(text)
 
     naming = naming_pattern(profiles)
     unknown = naming.unknown_names(words, used)

@@ -12,10 +12,11 @@ import click
 import valid
 from valid.errors import ConfigError
 
-# The design's sample questions: §6's three simulator scenarios and Priya's question (§5.6).
+# Sample questions, one per behaviour a reader meets: an answer, a code name, a question back, two
+# generations at once, and a generation the docs do not cover.
 DEMO_QUESTIONS = (
     ("a scoped question that passes cleanly", "How many chips does a TPU v5p VM have?"),
-    ("Priya's question (design §5.6)", "I'm on Ironwood. Which --version do I pass when I create the VM?"),
+    ("a generation named by its code name", "I'm on Ironwood. Which --version do I pass when I create the VM?"),
     ("a question with no generation: VALID asks", "How many chips are in one TPU VM?"),
     ("two generations: one cited answer each", "How much HBM per chip do v5p and Trillium have?"),
     ("a generation the docs do not cover: VALID refuses", "How many chips does a TPU v4 VM have?"),
@@ -170,18 +171,24 @@ def report_command(export, state, chroma_url, scorecard, trapset, out, release_i
 
 
 @click.command("demo")
-@_state
-@click.option("-o", "--out", type=click.Path(file_okay=False), default="build/demo", show_default=True, help="Where the export and the report go.")
+@click.option("--dir", "directory", type=click.Path(file_okay=False), default="valid-demo", show_default=True,
+              help="The one directory the demo writes: export, index state, report and a valid.toml.")
+@click.option("--state", type=click.Path(file_okay=False), default=None,
+              help="Index state directory (default DIR/state).")
 @click.option("--map", "map_path", type=click.Path(dir_okay=False), default=None, help="Doc set (default: the bundled Cloud TPU sample).")
 @click.option("--scheme", type=click.Path(dir_okay=False), default=None, help="Subject scheme (default: the sample's).")
 @click.option("--trapset", type=click.Path(dir_okay=False), default=None, help="Trap set (default: the sample's).")
-def demo_command(state, out, map_path, scheme, trapset):
-    """Export, index and audit the sample; answer the design's questions; run the trap set; report.
+def demo_command(directory, state, map_path, scheme, trapset):
+    """Export, index and audit the sample; answer sample questions; run the trap set; report.
 
-    Uses the embedded defaults: local Chroma, the offline embedder and the offline answerer. The
-    new release is indexed without activating it and becomes active only when the trap-set gate
-    passes; otherwise the previous active release stays, and the exit code is 1.
+    Everything is written under DIR (default ./valid-demo/), with a valid.toml there, so that
+    `valid ask` and `valid serve` run from DIR use the demo's index. Uses the embedded defaults:
+    local Chroma, the offline embedder and the offline answerer. The new release is indexed without
+    activating it and becomes active only when the trap-set gate passes; otherwise the previous
+    active release stays, and the exit code is 1. The demo reads no valid.toml: it runs with the
+    built-in floors, weights and prices whatever the working directory holds.
     """
+    from valid import config
     from valid.answer import open_engine
     from valid.audit.run import audit
     from valid.embed import make_embedder
@@ -194,9 +201,11 @@ def demo_command(state, out, map_path, scheme, trapset):
     if map_path is None or scheme is None or trapset is None:
         sample_map, sample_scheme, sample_trapset = _bundled_sample()
         map_path, scheme, trapset = map_path or sample_map, scheme or sample_scheme, trapset or sample_trapset
-    state = Path(state or _default_state())
-    out = Path(out)
+    config.apply(config.Config())
+    out = Path(directory).resolve()
+    state = Path(state).resolve() if state else out / "state"
     out.mkdir(parents=True, exist_ok=True)
+    _say(f"writing under {out}")
     started = time.perf_counter()
 
     _say(f"1/6 export {map_path}")
@@ -215,7 +224,7 @@ def demo_command(state, out, map_path, scheme, trapset):
     built = build_release(chunks_path, make_embedder("offline"), store, findings=audited.findings, activate=False)
     _say(f"    release {built.release_id[:12]} {'reused' if built.reused else 'built'}")
 
-    _say("4/6 the design's sample questions")
+    _say("4/6 sample questions")
     with open_engine(state, release_id=built.release_id) as engine:
         for title, question in DEMO_QUESTIONS:
             answer = engine.ask(question).answer
@@ -230,7 +239,8 @@ def demo_command(state, out, map_path, scheme, trapset):
     _say("6/6 validation report")
     with open_release(store, built.release_id) as release:
         report = gather(release, card)
-    paths = write_report(report, out)
+    paths = write_report(report, out / "report")
+    (out / "valid.toml").write_text(_demo_config(map_path, scheme, trapset, state), encoding="utf-8")
     click.echo("")
     for line in _gate_lines(card):
         click.echo(line)
@@ -242,8 +252,30 @@ def demo_command(state, out, map_path, scheme, trapset):
         click.echo(f"release {built.release_id[:12]} failed the gate and is NOT active"
                    + (f" (active stays {previous[:12]})" if previous else " (no active release)"))
     click.echo(f"\nreport: {paths['html']}  (scorecard {paths['scorecard_html']}, JUnit {paths['junit']})")
+    click.echo(f"everything is under {out}; from there, `valid ask QUESTION` and `valid serve` use its index "
+               f"(its valid.toml says where)")
     _say(f"done in {time.perf_counter() - started:.1f} s")
     sys.exit(0 if card.gate.passed else 1)
+
+
+def _demo_config(map_path, scheme, trapset, state: Path) -> str:
+    """The valid.toml the demo leaves in its directory: the doc set, the trap set and the index it built."""
+    def quoted(path) -> str:
+        return json.dumps(Path(path).resolve().as_posix())
+
+    return "\n".join([
+        "# Written by `valid demo`: commands run in this directory use the demo's doc set and index.",
+        "[docset]",
+        f"map = {quoted(map_path)}",
+        f"scheme = {quoted(scheme)}",
+        "",
+        "[index]",
+        f"state = {quoted(state)}",
+        "",
+        "[evaluate]",
+        f"trapset = {quoted(trapset)}",
+        "",
+    ])
 
 
 def _summary(answer) -> str:

@@ -9,14 +9,21 @@ import click
 from valid.errors import ConfigError
 
 
-def _profile_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
+def _profile_pairs(values: tuple[str, ...], option: str = "--profile", right: str = "FILE.ditaval") -> list[tuple[str, str]]:
     pairs = []
     for value in values:
         name, sep, path = value.partition("=")
         if not sep or not name or not path:
-            raise ConfigError(f"--profile {value!r}: expected NAME=FILE.ditaval")
+            raise ConfigError(f"{option} {value!r}: expected NAME={right}")
         pairs.append((name, path))
     return pairs
+
+
+def _labels(values: tuple[str, ...]) -> dict[str, list[str]]:
+    labels: dict[str, list[str]] = {}
+    for name, label in _profile_pairs(values, "--label", "LABEL"):
+        labels.setdefault(name, []).append(label)
+    return labels
 
 
 @click.command("export")
@@ -30,6 +37,13 @@ def _profile_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
     metavar="NAME=FILE.ditaval",
     help="An explicit profile (repeatable); replaces the scheme's implied profiles.",
 )
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="NAME=LABEL",
+    help="A reader's name for profile NAME (repeatable; display name first); replaces the scheme's labels for NAME.",
+)
 @click.option("--root", type=click.Path(file_okay=False), help="Doc-set root (default: the map's directory).")
 @click.option(
     "--catalog",
@@ -41,7 +55,7 @@ def _profile_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
 )
 @click.option("--allow-empty", is_flag=True, help="Write the export even with no chunks, or a profile with none.")
 @click.option("--progress", "show_progress", is_flag=True, help="Show progress on stderr even when it is not a terminal.")
-def export_command(map_path, scheme, attribute, profiles, root, catalog, out, allow_empty, show_progress):
+def export_command(map_path, scheme, attribute, profiles, labels, root, catalog, out, allow_empty, show_progress):
     """Export MAP's chunks as JSON lines, each with its scope per profile.
 
     Each profile is preprocessed on its own (as a DITA-OT build with its DITAVAL would be), then
@@ -58,6 +72,7 @@ def export_command(map_path, scheme, attribute, profiles, root, catalog, out, al
             scheme=scheme,
             attribute=attribute,
             profiles=_profile_pairs(profiles) or None,
+            labels=_labels(labels),
             root=root,
             catalog=catalog,
             out=out,

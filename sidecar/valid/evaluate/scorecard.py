@@ -227,7 +227,7 @@ table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;paddi
 <li>citations in scope: {card.gate.citations_in_scope}</li><li>values grounded: {card.gate.values_grounded}</li>
 <li>scoped questions right: {card.gate.scoped_correct}</li></ul>
 {reasons}
-<figure>{render_svg(card)}<figcaption>Outcomes per arm and stratum (Figure 15 of the design).</figcaption></figure>
+<figure>{render_svg(card)}<figcaption>Outcomes per arm and stratum.</figcaption></figure>
 <table><caption>Outcomes per arm and stratum, with 95% Wilson intervals for the share correct</caption>
 <tr><th scope="col">arm</th><th scope="col">stratum</th><th scope="col">questions</th>{head}<th scope="col">correct</th></tr>
 {''.join(rows)}</table>

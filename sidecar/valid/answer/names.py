@@ -1,0 +1,90 @@
+"""Which words may claim a question for a profile: ids as ids, readers' names as names.
+
+A profile has an id (the subject-scheme key or the name of a DITAVAL profile) and labels (the
+scheme's navtitle and keywords, or the labels valid.toml gives). They are claimed differently:
+
+- A reader's name (a label that is not the id itself) matches as a name: ignoring case, spacing
+  and punctuation, and, when long and purely alphabetic, with a one-letter slip (Trilium).
+- An id that carries a digit (v5p, tpu7x, cli-2.4.1) is a code no prose word spells: it matches
+  exactly, in any case or spacing, and as the start of a machine or accelerator type (v6e-8).
+- An id without a digit (json, feedback, license-server, author-x) is spelt like ordinary words,
+  so as a bare word it says nothing: it claims a question only in code form (`json`,
+  "license-server") or through an explicit generation (-g), never through a near-spelling.
+
+A label byte-equal to its id is the id (an export gives a DITAVAL profile without labels its id as
+its only label, and a scheme value without a navtitle its key): it is matched as an id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from valid.contracts import ProfileInfo
+
+# Text a reader marks as code: `json`, "license-server", 'feedback'.
+_CODE_FORM = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”|(?<!\w)'([^'\n]+)'(?!\w)")
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+def spelt_like_words(profile_id: str) -> bool:
+    """An id with no digit could be prose: it claims a question only as an id (code form or -g)."""
+    return not re.search(r"\d", profile_id)
+
+
+@dataclass(frozen=True)
+class ProfileNames:
+    """The words that claim a question, by normalised form → profile.
+
+    exact: readers' names and ids with a digit, matched on whole words; fuzzy: readers' names only
+    (a one-letter slip); codes: ids with a digit, the start of a machine type; word_ids: ids spelt
+    like words, matched in code form only."""
+
+    exact: dict[str, str]
+    fuzzy: dict[str, str]
+    codes: dict[str, str]
+    word_ids: dict[str, str]
+
+
+def _unambiguous(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """normalised → profile; a form two profiles share belongs to neither."""
+    table: dict[str, str] = {}
+    ambiguous: set[str] = set()
+    for key, profile in pairs:
+        if not key:
+            continue
+        if key in table and table[key] != profile:
+            ambiguous.add(key)
+        table.setdefault(key, profile)
+    return {key: profile for key, profile in table.items() if key not in ambiguous}
+
+
+def profile_names(profiles: Sequence[ProfileInfo]) -> ProfileNames:
+    readers: list[tuple[str, str]] = []
+    codes: list[tuple[str, str]] = []
+    word_ids: list[tuple[str, str]] = []
+    for profile in profiles:
+        if spelt_like_words(profile.name):
+            word_ids.append((profile.name.lower(), profile.name))
+        else:
+            codes.append((normalise(profile.name), profile.name))
+        readers += [(normalise(label), profile.name) for label in profile.labels if label != profile.name]
+    names = _unambiguous(readers)
+    code_ids = _unambiguous(codes)
+    exact = _unambiguous(readers + codes)
+    return ProfileNames(exact=exact, fuzzy=names, codes=code_ids, word_ids=_unambiguous(word_ids))
+
+
+def ids_in_code_form(question: str, names: ProfileNames) -> list[tuple[str, str]]:
+    """(profile, text) for each id spelt like words that the question writes in code form."""
+    found = []
+    for match in _CODE_FORM.finditer(question):
+        text = next(group for group in match.groups() if group is not None).strip()
+        profile = names.word_ids.get(text.lower())
+        if profile is not None:
+            found.append((profile, text))
+    return found

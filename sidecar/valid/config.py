@@ -1,0 +1,246 @@
+"""`valid.toml`: one file that says what a doc set is and how VALID runs on it.
+
+Found by `--config FILE` (or VALID_CONFIG), else by looking for `valid.toml` in the working
+directory and then in each parent directory. Every command reads it; what it gives is a default:
+
+    command-line flag  >  environment variable (VALID_STATE, ...)  >  valid.toml  >  built-in default
+
+Flags and environment variables reach click's options as usual; valid.toml reaches them through
+click's `default_map` (`default_map()` below), which click consults only when neither was given.
+The parts no flag sets (the tuning of floors and weights, the price table) are applied once, by
+`apply()`, before the command runs. Relative paths in the file are relative to the file's directory,
+so the same file works from any working directory below it.
+
+The file format is documented in docs/configuration.md; `valid init` writes a commented one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from valid.errors import ConfigError
+
+FILE_NAME = "valid.toml"
+CONFIG_ENV = "VALID_CONFIG"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProfileConfig(_Section):
+    ditaval: str | None = Field(default=None, description="The profile's DITAVAL (for DITAVAL-defined profiles).")
+    labels: list[str] = Field(
+        default_factory=list,
+        description="Readers' names, display name first; replaces the scheme's labels for this profile.",
+    )
+
+
+class DocSetConfig(_Section):
+    map: str | None = None
+    scheme: str | None = None
+    attribute: str | None = None
+    root: str | None = None
+    catalog: str | None = None
+
+
+class IndexConfig(_Section):
+    state: str | None = None
+    chroma_url: str | None = None
+    embedder: str | None = None
+
+
+class AnswerConfig(_Section):
+    generator: str | None = None
+    model: str | None = None
+
+
+class EvaluateConfig(_Section):
+    trapset: str | None = None
+    split: str | None = None
+
+
+class ServeSection(_Section):
+    host: str | None = None
+    port: int | None = None
+    cors_origins: list[str] | None = None
+    max_question_chars: int | None = None
+    max_body_bytes: int | None = None
+    rate_per_s: float | None = None
+    rate_burst: int | None = None
+    max_inflight: int | None = None
+    max_queue: int | None = None
+    request_timeout_s: float | None = None
+
+
+class Price(_Section):
+    input_per_million: float = Field(ge=0)
+    output_per_million: float = Field(ge=0)
+
+
+# Tuning key -> (module, constant). The floors and weights stay module constants (their defaults and
+# the reasons for them are documented beside them); valid.toml replaces them for the whole process.
+TUNING = {
+    "similarity_floor": ("valid.answer.retrieve", "SIMILARITY_FLOOR"),
+    "coverage_floor": ("valid.answer.retrieve", "COVERAGE_FLOOR"),
+    "choice_floor": ("valid.answer.decide", "CHOICE_FLOOR"),
+    "top_k": ("valid.answer.retrieve", "TOP_K"),
+    "rrf_k": ("valid.answer.retrieve", "RRF_K"),
+    "title_weight": ("valid.answer.extract", "TITLE_WEIGHT"),
+    "kind_fit": ("valid.answer.extract", "KIND_FIT"),
+    "kind_misfit": ("valid.answer.extract", "KIND_MISFIT"),
+    "anchor_fit": ("valid.answer.extract", "ANCHOR_FIT"),
+    "family_fit": ("valid.answer.extract", "FAMILY_FIT"),
+    "specific_value_boost": ("valid.answer.extract", "SPECIFIC_VALUE_BOOST"),
+    "compound_part_weight": ("valid.answer.text", "COMPOUND_PART_WEIGHT"),
+}
+
+
+class TuningConfig(_Section):
+    similarity_floor: float | None = Field(default=None, ge=0, le=1)
+    coverage_floor: float | None = Field(default=None, ge=0, le=1)
+    choice_floor: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, ge=1)
+    rrf_k: int | None = Field(default=None, ge=1)
+    title_weight: float | None = Field(default=None, ge=0)
+    kind_fit: float | None = Field(default=None, ge=0)
+    kind_misfit: float | None = Field(default=None, ge=0)
+    anchor_fit: float | None = Field(default=None, ge=0)
+    family_fit: float | None = Field(default=None, ge=0)
+    specific_value_boost: float | None = Field(default=None, ge=0)
+    compound_part_weight: float | None = Field(default=None, ge=0)
+
+
+class Config(_Section):
+    """The whole file. `path` is where it was read from (None: no file, all defaults)."""
+
+    path: Path | None = None
+    docset: DocSetConfig = DocSetConfig()
+    profiles: dict[str, ProfileConfig] = Field(default_factory=dict)
+    index: IndexConfig = IndexConfig()
+    answer: AnswerConfig = AnswerConfig()
+    evaluate: EvaluateConfig = EvaluateConfig()
+    serve: ServeSection = ServeSection()
+    tuning: TuningConfig = TuningConfig()
+    prices: dict[str, Price] = Field(default_factory=dict)
+
+    def resolve(self, value: str | None) -> str | None:
+        """A path from the file, made absolute against the file's directory."""
+        if value is None or self.path is None:
+            return value
+        return str((self.path.parent / Path(value).expanduser()).resolve())
+
+    def labels(self) -> dict[str, list[str]]:
+        return {name: list(p.labels) for name, p in self.profiles.items() if p.labels}
+
+
+# ----------------------------------------------------------------------------- finding and reading
+
+
+def find(start: Path | None = None) -> Path | None:
+    """The nearest valid.toml in `start` (default: the working directory) or a parent of it."""
+    here = (start or Path.cwd()).resolve()
+    for directory in (here, *here.parents):
+        candidate = directory / FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load(explicit: str | os.PathLike | None = None, start: Path | None = None) -> Config:
+    """The configuration: `explicit` (or $VALID_CONFIG) if given, else the nearest valid.toml, else defaults.
+
+    A file named explicitly must exist; a broken file is a one-line ConfigError naming it."""
+    named = explicit or os.environ.get(CONFIG_ENV) or None
+    path = Path(named) if named else find(start)
+    if path is None:
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read the configuration: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    try:
+        return Config(path=path.resolve(), **data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"{path}: {where}: {first['msg']} (see docs/configuration.md)") from None
+
+
+# ----------------------------------------------------------------------------- what commands see
+
+
+def _present(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None and value != ()}
+
+
+def default_map(config: Config) -> dict[str, Any]:
+    """click's default_map: per command, the option values valid.toml gives (by parameter name)."""
+    docset, index, answer, serve = config.docset, config.index, config.answer, config.serve
+    state = {"state": config.resolve(index.state), "chroma_url": index.chroma_url}
+    profiles = tuple(
+        f"{name}={config.resolve(p.ditaval)}" for name, p in config.profiles.items() if p.ditaval is not None
+    )
+    labels = tuple(f"{name}={label}" for name, p in config.profiles.items() for label in p.labels)
+    export = {
+        "map_path": config.resolve(docset.map),
+        "scheme": config.resolve(docset.scheme),
+        "attribute": docset.attribute,
+        "profiles": profiles,
+        "labels": labels,
+        "root": config.resolve(docset.root),
+        "catalog": config.resolve(docset.catalog),
+    }
+    trapset = {"trapset": config.resolve(config.evaluate.trapset)}
+    serve_options = serve.model_dump(exclude={"cors_origins"})
+    serve_options["cors_origins"] = tuple(serve.cors_origins) if serve.cors_origins is not None else None
+    commands = {
+        "export": export,
+        "index": {**state, "embedder": index.embedder},
+        "releases": {
+            **{name: _present({"state": state["state"]}) for name in ("list", "activate", "rollback")},
+            "prune": _present(state),
+        },
+        "ask": {**state, "generator": answer.generator, "model": answer.model},
+        "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
+        "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
+        "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, **serve_options},
+        "init": {"map_path": config.resolve(docset.map)},
+    }
+    return {name: _present(options) if name != "releases" else options for name, options in commands.items()}
+
+
+def apply(config: Config) -> None:
+    """Apply what no flag sets: the tuning (floors and weights) and the price table.
+
+    Process-wide on purpose: a process answers for one doc set. Only the modules the file tunes are
+    imported, so a command that answers nothing pays nothing for a [tuning] it does not use."""
+    if config.prices or "valid.answer.pricing" in sys.modules:
+        from valid.answer import pricing
+
+        pricing.configure({name: price.model_dump() for name, price in config.prices.items()})
+    for key, value in config.tuning.model_dump().items():
+        module, constant = TUNING[key]
+        if value is None and (module, constant) not in _BUILT_IN:
+            continue  # never tuned in this process: nothing to import or restore
+        owner = importlib.import_module(module)
+        _BUILT_IN.setdefault((module, constant), getattr(owner, constant))
+        setattr(owner, constant, _BUILT_IN[(module, constant)] if value is None else value)
+
+
+# The built-in value of every constant apply() has replaced, so a later apply() without it restores it.
+_BUILT_IN: dict[tuple[str, str], Any] = {}
+
+
+def tuning_values() -> dict[str, Any]:
+    """The floors and weights in force now (after apply), by tuning key."""
+    return {key: getattr(importlib.import_module(module), constant) for key, (module, constant) in TUNING.items()}
