@@ -45,7 +45,7 @@ def test_valid_index_with_gemini_uses_the_configured_model_and_dimension(tmp_pat
         report = json.loads(
             run("index", export, "--state", tmp_path / "state", "--embedder", "gemini", "--embed-dimension", 32, "--json", env=env).output
         )
-    assert report["embedding"] == {"embedder": "gemini/gemini-embedding-001", "dimension": 32, "inputs": 18, "embedded": 18, "reused": 0}
+    assert report["embedding"] == {"embedder": "gemini/gemini-embedding-001", "dimension": 32, "inputs": 18, "embedded": 18, "reused": 0, "variants_sharing": 0}
     assert {r.body["requests"][0]["taskType"] for r in fake.requests} == {"RETRIEVAL_DOCUMENT"}
     assert {r.body["requests"][0]["outputDimensionality"] for r in fake.requests} == {32}
 

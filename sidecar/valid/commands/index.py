@@ -96,7 +96,10 @@ def index_command(export, state, chroma_url, embedder, embed_model, embed_dimens
     state_word = "active" if result.activated else "not active"
     click.echo(f"release {result.release_id[:12]} {verb} ({state_word}): {report.chunks} chunks, "
                + ", ".join(f"{p} {n}" for p, n in report.per_profile.items()))
-    click.echo(f"embeddings: {report.embedding.embedded} computed, {report.embedding.reused} reused ({report.embedding.embedder})")
+    click.echo(
+        f"embeddings: {report.embedding.embedded} computed, {report.embedding.reused} reused ({report.embedding.embedder}); "
+        f"{report.embedding.variants_sharing} name-only variants share another variant's vector"
+    )
     ch = report.changes
     if ch.previous_release:
         click.echo(f"since {ch.previous_release[:12]}: {ch.added} added, {ch.deleted} deleted, {ch.text_changed} changed, {ch.rescoped} rescoped")

@@ -48,6 +48,7 @@ from valid.index.manifest import (
 )
 from valid.index.report import Changes, EmbeddingCounts, IndexReport, ReleaseLine, to_html
 from valid.index.store import Store
+from valid.index.variants import shared_inputs
 from valid.output import refuse_empty
 
 Progress = Callable[[str, int, int], None]
@@ -94,11 +95,13 @@ def build_release(
             raise ReleaseError(f"another `valid index` is running on {store.root}; wait for it to finish and rerun")
         previous = active_release_id(store)
         reused = is_registered(store, release_id) and _still_sound(store, release_id)
+        texts = shared_inputs(export.chunks, export.header)
+        sharing = sum(1 for c, t in zip(export.chunks, texts) if t != embedding_input(c.title, c.text))
         if reused:
-            embedded, reused_inputs = 0, len({_input_key(c) for c in export.chunks})
+            embedded, reused_inputs = 0, len(set(texts))
         else:
             _remove_debris(store)
-            embedded, reused_inputs = _build(export, identity, embedder, store, timings, progress, embed_batch, export_path, started)
+            embedded, reused_inputs = _build(texts, export, identity, embedder, store, timings, progress, embed_batch, export_path, started)
 
         activated = previous == release_id
         activation_error: ReleaseError | None = None
@@ -114,7 +117,7 @@ def build_release(
         timings["total"] = time.perf_counter() - started
 
         report = _report(
-            export, identity, store, release_id, previous, reused, activated, embedded, reused_inputs, findings, timings
+            export, identity, store, release_id, previous, reused, activated, embedded, reused_inputs, sharing, findings, timings
         )
         path = store.release_dir(release_id)
         if not reused:  # a reused release keeps the report of the build that made it
@@ -139,10 +142,6 @@ def _still_sound(store: Store, release_id: str) -> bool:
         return False
 
 
-def _input_key(chunk) -> str:
-    return sha256_hex(embedding_input(chunk.title, chunk.text).encode("utf-8"))
-
-
 def _remove_debris(store: Store) -> None:
     """Leftovers of killed builds: staging dirs, unverified release dirs, unregistered collections."""
     if store.staging_dir.is_dir():
@@ -160,15 +159,15 @@ def _remove_debris(store: Store) -> None:
 
 
 def _embed(
-    chunks: Sequence, embedder: Embedder, cache: EmbeddingCache, progress: Progress | None, batch: int
+    texts: Sequence[str], embedder: Embedder, cache: EmbeddingCache, progress: Progress | None, batch: int
 ) -> tuple[list[list[float]], int, int]:
-    """Vectors for every chunk (float32-rounded), embedding only inputs missing from the cache."""
+    """Vectors for every chunk's embedding input (float32-rounded), embedding only inputs missing from the cache."""
     inputs: dict[str, str] = {}
     keys = []
-    for chunk in chunks:
-        key = _input_key(chunk)
+    for text in texts:
+        key = sha256_hex(text.encode("utf-8"))
         keys.append(key)
-        inputs.setdefault(key, embedding_input(chunk.title, chunk.text))
+        inputs.setdefault(key, text)
     known = cache.get_many(inputs, embedder.id, embedder.dimension)
     missing = [k for k in inputs if k not in known]
     for start in range(0, len(missing), batch):
@@ -203,6 +202,7 @@ def _verify_fts(path: Path, export: LoadedExport) -> None:
 
 
 def _build(
+    texts: Sequence[str],
     export: LoadedExport,
     identity: Identity,
     embedder: Embedder,
@@ -226,7 +226,7 @@ def _build(
         mark = time.perf_counter()
         cache = EmbeddingCache(store.cache_path)
         try:
-            vecs, embedded, reused = _embed(export.chunks, embedder, cache, progress, max(1, embed_batch))
+            vecs, embedded, reused = _embed(texts, embedder, cache, progress, max(1, embed_batch))
         finally:
             cache.close()
         timings["embed"] = time.perf_counter() - mark
@@ -307,6 +307,7 @@ def _report(
     activated: bool,
     embedded: int,
     reused_inputs: int,
+    sharing: int,
     findings: Iterable[Mapping | BaseModel],
     timings: dict[str, float],
 ) -> IndexReport:
@@ -344,6 +345,7 @@ def _report(
             inputs=embedded + reused_inputs,
             embedded=embedded,
             reused=reused_inputs,
+            variants_sharing=sharing,
         ),
         changes=changes,
         findings=[f.model_dump(mode="json") if isinstance(f, BaseModel) else dict(f) for f in findings],

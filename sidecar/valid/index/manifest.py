@@ -23,7 +23,9 @@ from valid.exportfile import LoadedExport, canonical_json, sha256_hex
 # Bump whenever what a release stores changes shape (2: boolean scope fields, 8 metadata fields).
 INDEX_SCHEMA_VERSION = "2"
 # How a chunk becomes embedding input. Change the string whenever `embedding_input` changes.
-EMBEDDING_INPUT = "title+blank-line+text/v1"
+# v2: variants of one chunk that differ only in their profiles' names share the input of the variant
+# kept by the most profiles (valid.index.variants).
+EMBEDDING_INPUT = "title+blank-line+text/v1;name-only-variants-share/v1"
 
 
 def embedding_input(title: str, text: str) -> str:

@@ -18,6 +18,11 @@ class EmbeddingCounts(BaseModel):
     inputs: int = Field(description="Distinct embedding inputs in this release.")
     embedded: int = Field(description="Inputs embedded by this build.")
     reused: int = Field(description="Inputs found in the embedding cache.")
+    variants_sharing: int = Field(
+        default=0,
+        description="Chunks embedded as another variant of their chunk identity: they differ from it only in "
+        "their profiles' names and owned values (index/variants.py).",
+    )
 
 
 class Changes(BaseModel):
@@ -122,7 +127,8 @@ Shared, no attribute: {origin.get('shared', 0)}.</p>
 <p>Chroma ({e(report.store)}): collection <code>{e(report.collection)}</code>, {report.chunks} vectors;
 filter fields {", ".join(e(f) for f in report.metadata_fields if f.startswith("in_"))}.
 Embeddings ({e(report.embedding.embedder)}, {report.embedding.dimension} dimensions): {report.embedding.embedded} computed,
-{report.embedding.reused} reused from the cache.
+{report.embedding.reused} reused from the cache; {report.embedding.variants_sharing} chunks share the vector of another
+variant that differs from them only in its profiles' names.
 BM25 (SQLite FTS5, <code>{e(report.bm25_tokenizer)}</code>): {report.bm25_rows} rows.
 Run time {report.timings.get('total', 0):.1f} s.</p>
 <h2>Releases</h2>
