@@ -13,6 +13,12 @@
    k=10 (random unit vectors stand in for the 384-d embeddings, so the 10,000 chunks need not be
    embedded), BM25 search, and the offline embedder's query embedding.
 
+5. With --variants: variants that differ only in their profiles' names sharing one vector. A generated
+   export whose chunks name the product through a key (one variant per profile, --named of the chunks
+   kept by several profiles) is built from an empty state with sharing and without it, alternating,
+   --repeat times each: texts embedded and median wall time, side by side in one run. Written between
+   <!-- bench:variants --> markers.
+
 Each build runs in its own child process, so peak memory (max RSS) is per build. Beside the full
 build, in the same run, a child embeds the export's distinct embedding inputs with the same
 embedder and batch size and nothing else: pure embedding throughput, the floor of a build. The
@@ -43,9 +49,15 @@ MARK_START, MARK_END = "<!-- bench:index -->", "<!-- /bench:index -->"
 
 
 # -- child: one build -------------------------------------------------------------------------
-def child_build(state: str, export: str, embedder_kind: str) -> None:
+def child_build(state: str, export: str, embedder_kind: str, sharing: str = "share") -> None:
     started = time.perf_counter()
     from valid.index import Store, build_release
+
+    if sharing == "own":  # the baseline: every variant embedded as its own text, as before sharing
+        import valid.index.build as build_module
+        from valid.index.manifest import embedding_input
+
+        build_module.shared_inputs = lambda chunks, header: [embedding_input(c.title, c.text) for c in chunks]
 
     if embedder_kind == "random":
         embedder = RandomEmbedder()
@@ -63,6 +75,7 @@ def child_build(state: str, export: str, embedder_kind: str) -> None:
                 "timings": report.timings,
                 "chunks": report.chunks,
                 "embedded": report.embedding.embedded,
+                "sharing": report.embedding.variants_sharing,
                 "reused": report.embedding.reused,
                 "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "release": result.release_id,
@@ -97,7 +110,7 @@ def run_embed(export: Path) -> dict:
         [sys.executable, __file__, "_embed", str(export)],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), str(REPO / "sidecar")])},
     )
     if done.returncode != 0:
         raise SystemExit(f"embedding failed:\n{done.stderr}")
@@ -124,12 +137,12 @@ class RandomEmbedder:
         return self._vector(text)
 
 
-def run_build(state: Path, export: Path, embedder: str = "offline") -> dict:
+def run_build(state: Path, export: Path, embedder: str = "offline", sharing: str = "share") -> dict:
     done = subprocess.run(
-        [sys.executable, __file__, "_build", str(state), str(export), embedder],
+        [sys.executable, __file__, "_build", str(state), str(export), embedder, sharing],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), str(REPO / "sidecar")])},
     )
     if done.returncode != 0:
         raise SystemExit(f"build failed:\n{done.stderr}")
@@ -408,10 +421,57 @@ def throughput_only(topics: int) -> list[str]:
     ]
 
 
-def write_docs(section: str) -> None:
+def shared_variants(topics: int, named: float, repeat: int) -> list[str]:
+    """Builds of one export from an empty state, with and without name-only variants sharing a vector."""
+    from valid.exportfile import read_export
+    from valid.index.variants import shared_inputs
+
+    load_start = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="valid-bench-variants-") as tmp_name:
+        tmp = Path(tmp_name)
+        export = generated_export(tmp / "named.jsonl", topics, chunks_per_topic=(1, 4), words=(40, 160), named=named)
+        loaded = read_export(export)
+        distinct = len(set(shared_inputs(loaded.chunks, loaded.header)))
+        runs: dict[str, list[dict]] = {"own": [], "share": []}
+        for n in range(repeat):
+            for arm in ("own", "share"):
+                runs[arm].append(run_build(tmp / f"state-{arm}-{n}", export, "offline", arm))
+    load_end = os.getloadavg()[0]
+    variants = sum(1 for c in loaded.chunks if "~" in c.id)
+
+    def row(label: str, arm: str) -> str:
+        walls = [r["wall"] for r in runs[arm]]
+        embeds = [r["timings"].get("embed", 0.0) for r in runs[arm]]
+        first = runs[arm][0]
+        return (
+            f"| {label} | {first['embedded']:,} | {first['sharing']:,} | {statistics.median(walls):.1f} s "
+            f"({', '.join(f'{w:.1f}' for w in walls)}) | {statistics.median(embeds):.1f} s |"
+        )
+
+    own, share = (statistics.median(r["wall"] for r in runs[arm]) for arm in ("own", "share"))
+    saved = 1 - runs["share"][0]["embedded"] / runs["own"][0]["embedded"]
+    return [
+        f"Command: `python3 bench/index.py --variants --topics {topics} --named {named} --repeat {repeat}` "
+        f"(Python {platform.python_version()}, {os.cpu_count()} cores shared with other work; load average "
+        f"{load_start:.1f} at the start, {load_end:.1f} at the end). The generated export of `tests/fixtures/index/exports.py` "
+        f"with {named:.0%} of the chunks kept by several generations naming the product through a key: "
+        f"{len(loaded.chunks):,} chunks, {variants:,} of them variants, {distinct:,} distinct inputs once name-only "
+        "variants share. Each build starts from an empty state (everything embedded), offline embedder, one child "
+        f"process per build; the two arms alternate, {repeat} builds each.",
+        "",
+        "| build | texts embedded | chunks sharing a vector | wall, median (runs) | embedding, median |",
+        "|---|---:|---:|---|---|",
+        row("every variant embedded (before)", "own"),
+        row("name-only variants share one vector", "share"),
+        "",
+        f"Texts embedded: **{saved:.0%} fewer**; build wall time {own:.1f} s → {share:.1f} s (**{1 - share / own:.0%} less**).",
+    ]
+
+
+def write_docs(section: str, marks: tuple[str, str] = (MARK_START, MARK_END)) -> None:
     path = REPO / "docs" / "benchmarks.md"
     text = path.read_text(encoding="utf-8")
-    start, end = text.index(MARK_START) + len(MARK_START), text.index(MARK_END)
+    start, end = text.index(marks[0]) + len(marks[0]), text.index(marks[1])
     path.write_text(text[:start] + "\n" + section.strip() + "\n" + text[end:], encoding="utf-8")
 
 
@@ -424,7 +484,16 @@ def main() -> None:
         action="store_true",
         help="only the full build of the generated export beside pure embedding of its distinct texts",
     )
+    parser.add_argument("--variants", action="store_true", help="only the builds with and without name-only variants sharing a vector")
+    parser.add_argument("--named", type=float, default=0.5, help="with --variants: share of multi-profile chunks that name the product")
+    parser.add_argument("--repeat", type=int, default=3, help="with --variants: builds per arm")
     args = parser.parse_args()
+    if args.variants:
+        section = "\n".join(shared_variants(args.topics, args.named, args.repeat))
+        print(section)
+        if not args.no_write:
+            write_docs(section, ("<!-- bench:variants -->", "<!-- /bench:variants -->"))
+        return
     if args.throughput_only:
         print("\n".join(throughput_only(args.topics)))
         return
@@ -452,7 +521,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "_build":
-        child_build(*sys.argv[2:5])
+        child_build(*sys.argv[2:6])
     elif len(sys.argv) > 1 and sys.argv[1] == "_embed":
         child_embed(sys.argv[2])
     else:
