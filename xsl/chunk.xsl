@@ -12,7 +12,8 @@
   no other chunk. A chunk whose text is empty is not a chunk. Nested topics give their own chunks.
 
   A chunk record (one per chunk and profile) is a map:
-    id, topic-key (path#topic-id), topic-id, profile, type, title, breadcrumbs, text, code, node
+    id, topic-key (path#topic-id), topic-id, profile, type, title, map-title (the profile's filtered map
+    title), breadcrumbs (enclosing topic titles, then the chunk's own title), text, code, node
   where node is the chunk element (the body, or the shortdesc when there is no body).
 -->
 <xsl:stylesheet version="3.0"
@@ -92,7 +93,8 @@
           'profile': $context?profile,
           'type': ?type,
           'title': string(?title),
-          'breadcrumbs': ($crumbs, ?title[. ne ''][. ne $crumbs[last()]]),
+          'map-title': string($context?map-title),
+          'breadcrumbs': ($topic-titles, ?title[. ne ''][. ne $crumbs[last()]]),
           'text': $text,
           'code': v:code(?code-from),
           'node': ?node}"/>

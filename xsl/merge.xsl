@@ -13,7 +13,9 @@
     source file (document order), then id, then variant.
 
   A line is a map: id, base-id, variant, text, title, breadcrumbs, type, topic-id, source, in
-  (the profiles in scope), origin, code.
+  (the profiles in scope), origin, code. Its breadcrumbs start with the filtered map title of each
+  of its profiles' builds (distinct titles in profile order, joined by ' / '), then the first
+  build's topic titles and the chunk's own title.
 -->
 <xsl:stylesheet version="3.0"
   xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -42,7 +44,8 @@
         <xsl:variable name="topic-profiles" as="xs:string*" select="$topic-scope($first?topic-key)"/>
         <xsl:variable name="variants" as="map(*)+">
           <xsl:for-each-group select="$per-profile" group-by="?text">
-            <xsl:sequence select="map{'record': current-group()[1], 'in': current-group() ! ?profile}"/>
+            <xsl:sequence select="map{'record': current-group()[1], 'in': current-group() ! ?profile,
+              'map-titles': distinct-values(current-group() ! ?map-title[. ne ''])}"/>
           </xsl:for-each-group>
         </xsl:variable>
         <xsl:for-each select="$variants">
@@ -54,7 +57,7 @@
             'variant': position(),
             'text': $record?text,
             'title': $record?title,
-            'breadcrumbs': $record?breadcrumbs,
+            'breadcrumbs': (string-join(?map-titles, ' / ')[. ne ''], $record?breadcrumbs),
             'type': $record?type,
             'topic-id': $record?topic-id,
             'source': $source,

@@ -77,10 +77,10 @@
     <xsl:variable name="unfiltered" as="map(*)?" select="
       unfiltered[1] ! v:load-job(string(resolve-uri(@job, $run-uri)), '_unfiltered')"/>
     <xsl:variable name="scheme" as="element()?" select="v:scheme($run, ($unfiltered, $jobs)[1]?map)"/>
-    <xsl:variable name="map-title" select="v:map-title(($unfiltered, $jobs)[1]?map)"/>
-
-    <xsl:variable name="records" as="map(*)*" select="$jobs ! v:job-chunks(., $src-base, $map-title)"/>
-    <xsl:variable name="unfiltered-records" as="map(*)*" select="$unfiltered ! v:job-chunks(., $src-base, $map-title)"/>
+    <!-- Each build's breadcrumbs start with its own filtered map title, as its DITA-OT output shows it
+         (the unfiltered title of a guide for several editions names all of them). -->
+    <xsl:variable name="records" as="map(*)*" select="$jobs ! v:job-chunks(., $src-base, v:map-title(?map))"/>
+    <xsl:variable name="unfiltered-records" as="map(*)*" select="$unfiltered ! v:job-chunks(., $src-base, v:map-title(?map))"/>
     <xsl:variable name="lines" as="map(*)*" select="
       v:merge($records, $names, v:topic-scope($jobs, $src-base), $src-base)"/>
     <xsl:variable name="digest-of" as="map(*)" select="

@@ -106,6 +106,10 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         self._scope_copies(kept_map)
         self.keys = self.root_scope.keys
         self._resolve_conrefs(kept_map, [])
+        # The map's own title shows key text (the product name) in DITA-OT's output, and it starts
+        # every chunk's breadcrumbs: resolve its keyrefs in this profile's root key scope.
+        for title in self._map_titles(kept_map):
+            self._resolve_keyrefs(title, root_map)
         references = self._topic_references(kept_map)
         self._push(references)
 
@@ -150,6 +154,14 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         job = Job(self.name, job_dir, files, self.warnings)
         write_job_xml(job, docset)
         return job
+
+    @staticmethod
+    def _map_titles(map_root: etree._Element) -> list[etree._Element]:
+        """The root map's title elements: <title> and a bookmap's <booktitle>."""
+        return [
+            el for el in map_root
+            if isinstance(el.tag, str) and any(t in (el.get("class") or "") for t in (" topic/title ", " bookmap/booktitle "))
+        ]
 
     def _warn(self, el: etree._Element | None, feature: str, message: str) -> None:
         self.warnings.append(
