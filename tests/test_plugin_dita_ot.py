@@ -325,3 +325,25 @@ def test_a_teams_stylesheet_overrides_chunking_through_the_extension_point(dita_
     for note in notes:  # and their text has left the chunk that held it
         held = [c for c in ours.values() if c is not note and note["text"] in c["text"]]
         assert held == [], [c["id"] for c in held]
+
+
+def test_glossary_term_references_read_as_valid_export_reads_them(dita_ot, tmp_path):
+    # tests/fixtures/dita-ot/glossary/source/ keeps each file's doctype in a comment (SaxonC reads
+    # the files without DTDs there); DITA-OT needs them for its @class defaults, so this copy has them.
+    from valid.export import export
+
+    source = tmp_path / "source"
+    shutil.copytree(jobs.HERE / "glossary" / "source", source)
+    for path in source.rglob("*.dita*"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r'<!-- doctype (\w+) "([^"]+)" "([^"]+)" \(see [^)]*\) -->', r'<!DOCTYPE \1 PUBLIC "\2" "\3">', text),
+                        encoding="utf-8")
+    scheme = source / "scheme.ditamap"
+    run = _dita("--input", str(source / "gloss.ditamap"), "--format", "valid-index", "--output", str(tmp_path / "out"),
+                f"--valid.scheme={scheme}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(tmp_path / "out" / "gloss.jsonl")
+    export(source / "gloss.ditamap", scheme=scheme, out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+    texts = [c["text"] for c in ours[1:]]
+    assert any("Then run DITA-OT on your maps." in t for t in texts)  # the acronym, not DITA-OT's gentext

@@ -237,6 +237,87 @@
     <xsl:sequence select="string-join((*[v:is(., ' ui-d/uicontrol ')] ! normalize-space(v:inline(.)))[. ne ''], ' > ')"/>
   </xsl:template>
 
+  <!-- ===== References to glossary entries =====
+       DITA-OT's preprocess fills an empty <term> or <abbreviated-form> whose key names a glossentry
+       with the entry's title after <?ditaot gentext?> and gives it @href and @type="glossentry";
+       its HTML5 rendering (topic.xsl, abbrev-d.xsl) then shows, from the entry as the build
+       filtered it, the surface form (else the term) for the first reference to the key in the
+       document or any inside a copyright, and the preferred acronym or abbreviation (else the
+       term) for later ones. The text follows that rendering, as `valid export` fills such
+       references in its own preprocessing (valid.dita.glossterms). A reference with its own text
+       keeps it. -->
+  <xsl:template mode="v:inline" as="xs:string" priority="10" match="
+    *[v:is(., ' topic/term ')][@keyref][@href][@type = 'glossentry']
+     [empty(*)][processing-instruction('ditaot')[normalize-space(.) = 'gentext'] or normalize-space(.) = '']">
+    <xsl:variable name="entry" select="v:glossentry(.)"/>
+    <xsl:sequence select="
+      if (empty($entry)) then string-join(node() ! v:inline(.))
+      else v:glossary-text($entry,
+        empty(preceding::*[v:is(., ' topic/term ')][@keyref = current()/@keyref])
+        or exists(ancestor::*[v:is(., ' topic/copyright ')]))"/>
+  </xsl:template>
+
+  <!-- The glossentry a reference's @href names in the build: by topic id, else the file's first. -->
+  <xsl:function name="v:glossentry" as="element()?">
+    <xsl:param name="ref" as="element()"/>
+    <xsl:variable name="file" select="substring-before($ref/@href || '#', '#')"/>
+    <xsl:variable name="fragment" select="substring-before(substring-after($ref/@href, '#') || '/', '/')"/>
+    <xsl:variable name="uri" select="if ($file eq '') then () else resolve-uri($file, base-uri($ref))"/>
+    <xsl:variable name="entries" as="element()*" select="
+      if (exists($uri) and doc-available($uri)) then doc($uri)//*[v:is(., ' glossentry/glossentry ')] else ()"/>
+    <xsl:sequence select="if ($fragment ne '') then $entries[@id = $fragment][1] else $entries[1]"/>
+  </xsl:function>
+
+  <xsl:function name="v:glossary-text" as="xs:string">
+    <xsl:param name="entry" as="element()"/>
+    <xsl:param name="full-form" as="xs:boolean"/>
+    <xsl:variable name="surface" select="$entry//*[v:is(., ' glossentry/glossSurfaceForm ')][v:gloss-text(.) ne '']"/>
+    <xsl:variable name="short" select="v:short-forms($entry)"/>
+    <xsl:sequence select="string-join(
+      if ($full-form and exists($surface)) then $surface ! v:gloss-text(.)
+      else if ($full-form) then $entry//*[v:is(., ' glossentry/glossterm ')] ! v:gloss-text(.)
+      else if (exists($short)) then $short ! v:gloss-text(.)
+      else $entry/*[v:is(., ' glossentry/glossterm ')] ! v:gloss-text(.))"/>
+  </xsl:function>
+
+  <!-- Acronyms or abbreviations before a 'preferred' status, else before one that is neither
+       'prohibited' nor 'obsolete', else those of the first glossAlt that has no status. -->
+  <xsl:function name="v:short-forms" as="element()*">
+    <xsl:param name="entry" as="element()"/>
+    <xsl:variable name="preferred" select="v:short-before-status($entry, ('preferred'), true())"/>
+    <xsl:variable name="allowed" select="v:short-before-status($entry, ('', 'prohibited', 'obsolete'), false())"/>
+    <xsl:variable name="first-alt" select="($entry//*[v:is(., ' glossentry/glossAlt ')])[1]"/>
+    <xsl:sequence select="
+      if (exists($preferred)) then $preferred
+      else if (exists($allowed)) then $allowed
+      else $first-alt/*[v:is-short-form(.)][v:gloss-text(.) ne '']
+                       [empty(following-sibling::*[v:is(., ' glossentry/glossStatus ')])]"/>
+  </xsl:function>
+
+  <!-- Short forms that precede a sibling glossStatus whose @value is (or, with $in false, is not)
+       one of $values; an absent @value is ''. In document order. -->
+  <xsl:function name="v:short-before-status" as="element()*">
+    <xsl:param name="entry" as="element()"/>
+    <xsl:param name="values" as="xs:string*"/>
+    <xsl:param name="in" as="xs:boolean"/>
+    <xsl:sequence select="
+      ($entry/descendant-or-self::*[*[v:is(., ' glossentry/glossStatus ')]
+          [(string(@value) = $values) eq $in]]) !
+        (*[v:is(., ' glossentry/glossStatus ')][(string(@value) = $values) eq $in][1]
+          /preceding-sibling::*[v:is-short-form(.)][v:gloss-text(.) ne ''])
+      / ."/>
+  </xsl:function>
+
+  <xsl:function name="v:is-short-form" as="xs:boolean">
+    <xsl:param name="e" as="element()"/>
+    <xsl:sequence select="v:is($e, ' glossentry/glossAcronym ') or v:is($e, ' glossentry/glossAbbreviation ')"/>
+  </xsl:function>
+
+  <xsl:function name="v:gloss-text" as="xs:string">
+    <xsl:param name="e" as="element()"/>
+    <xsl:sequence select="replace(string($e), '^\s+|\s+$', '')"/>
+  </xsl:function>
+
   <!-- Verbatim text of a pre-formatted element: line breaks and spaces kept, blank lines at the
        start and whitespace at the end dropped. -->
   <xsl:function name="v:verbatim" as="xs:string">
