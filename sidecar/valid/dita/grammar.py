@@ -21,6 +21,7 @@ from urllib.parse import unquote, urljoin, urlparse
 
 from lxml import etree
 
+from valid.dita import rng
 from valid.errors import ConfigError
 
 CATALOG_NS = "urn:oasis:names:tc:entity:xmlns:xml:catalog"
@@ -40,6 +41,7 @@ class Catalog:
 
     public: dict[str, Path] = field(default_factory=dict)
     system: dict[str, Path] = field(default_factory=dict)
+    uri: dict[str, Path] = field(default_factory=dict)  # <uri name=...>: RELAX NG modules named by URI or URN
     directories: list[Path] = field(default_factory=list)
 
     def resolve(self, public_id: str | None, system_id: str | None) -> Path | None:
@@ -86,6 +88,8 @@ def _read_entries(parent: etree._Element, base: str, catalog: Catalog, seen: set
             catalog.public.setdefault(_normalize_public(el.get("publicId")), _local_path(urljoin(here, el.get("uri"))))
         elif local == "system" and el.get("systemId") and el.get("uri"):
             catalog.system.setdefault(el.get("systemId"), _local_path(urljoin(here, el.get("uri"))))
+        elif local == "uri" and el.get("name") and el.get("uri"):
+            catalog.uri.setdefault(el.get("name"), _local_path(urljoin(here, el.get("uri"))))
         elif local == "nextCatalog" and el.get("catalog"):
             target = _local_path(urljoin(here, el.get("catalog")))
             if target is not None:
@@ -145,7 +149,8 @@ class Grammars:
         public_id = _normalize_public(info.public_id) if info.public_id else None
         system_id = info.system_url
         if public_id is None and system_id is None:
-            return None, None
+            href = rng.xml_model_href(tree)
+            return self._for_rng(href, file) if href else (None, None)
         shell = self._locate(public_id, system_id, file)
         key = (public_id, shell, system_id if shell is None else None)
         if key not in self._cache:
@@ -191,6 +196,41 @@ class Grammars:
                 if att.name in _DEFAULTS_READ and att.default_value:
                     value = _expand_general(att.default_value, texts)
                     defaults.setdefault(element.name, {})[att.name] = " ".join(value.split()) if att.name == "domains" else value
+        return Grammar(source=str(shell), defaults=defaults), None
+
+    # -- RELAX NG shells (DITA 1.3 xml-model) --------------------------------------------------
+    def _for_rng(self, href: str, file: Path) -> tuple[Grammar | None, str | None]:
+        shell = self._locate_rng(href, file)
+        key = ("rng", shell, href if shell is None else None)
+        if key not in self._cache:
+            self._cache[key] = self._read_rng(href, shell)
+        return self._cache[key]
+
+    def _locate_rng(self, href: str, file: Path) -> Path | None:
+        """A RELAX NG module, locally: a catalog <uri> entry, else a path relative to the naming file."""
+        # OASIS catalogs map RNG module URNs with <uri name=...> and with <system systemId=...>.
+        found = (self.catalog.uri.get(href) or self.catalog.system.get(href)) if self.catalog is not None else None
+        if found is None:
+            if not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", href):
+                found = (file.parent / unquote(href.split("#")[0])).resolve()
+            elif href.startswith("file:"):
+                found = _local_path(href)
+        return found if found is not None and found.is_file() and self._inside_allowed(found) else None
+
+    def _read_rng(self, href: str, shell: Path | None) -> tuple[Grammar | None, str | None]:
+        if shell is None:
+            if rng.is_standard(href):
+                return None, None  # an OASIS DITA grammar: the built-in table is that grammar
+            return None, (f"the grammar '{href}' is not available locally inside the doc-set root (give --catalog); "
+                          "built-in DITA 1.3 defaults used")
+        try:
+            found = rng.read_defaults(shell, self._locate_rng, _DEFAULTS_READ)
+        except rng.RngError as err:
+            return None, f"the grammar '{href}' cannot be read: {err}; built-in DITA 1.3 defaults used"
+        defaults = {
+            element: {att: " ".join(value.split()) if att == "domains" else value for att, value in atts.items()}
+            for element, atts in found.items()
+        }
         return Grammar(source=str(shell), defaults=defaults), None
 
     def _inside_allowed(self, path: Path) -> bool:
