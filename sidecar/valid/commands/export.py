@@ -48,7 +48,7 @@ def _labels(values: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option(
     "--catalog",
     type=click.Path(dir_okay=False),
-    help="OASIS XML catalog for the doc set's own DTD shells (read locally, never the network).",
+    help="OASIS XML catalog for the doc set's own DTD or RELAX NG shells (read locally, never the network).",
 )
 @click.option(
     "-o", "--out", required=True, help="Output JSON-lines file, a FIFO, or '-' for standard output."
