@@ -347,3 +347,35 @@ def test_glossary_term_references_read_as_valid_export_reads_them(dita_ot, tmp_p
     _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
     texts = [c["text"] for c in ours[1:]]
     assert any("Then run DITA-OT on your maps." in t for t in texts)  # the acronym, not DITA-OT's gentext
+
+
+def test_the_first_breadcrumb_is_each_builds_filtered_map_title_as_in_dita_ot(dita_ot, tmp_path):
+    from valid.export import export
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.ditamap").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE map PUBLIC "-//OASIS//DTD DITA Map//EN" "map.dtd">\n'
+        '<map><title><ph keyref="product"/> <ph product="editor">for editing</ph><ph product="author">for authoring</ph></title>'
+        '<keydef keys="product" product="editor"><topicmeta><keywords><keyword>Acme Editor</keyword></keywords></topicmeta></keydef>'
+        '<keydef keys="product" product="author"><topicmeta><keywords><keyword>Acme Author</keyword></keywords></topicmeta></keydef>'
+        '<topicref href="start.dita"/></map>', encoding="utf-8")
+    (docs / "start.dita").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE topic PUBLIC "-//OASIS//DTD DITA Topic//EN" "topic.dtd">\n'
+        '<topic id="start"><title>Start</title><body><p>Open a file.</p>'
+        '<section id="mode"><title>Modes</title><p>The mode is <ph product="editor">Text</ph><ph product="author">Author</ph>.</p></section>'
+        '</body></topic>', encoding="utf-8")
+    profiles = {}
+    for keep, drop in (("editor", "author"), ("author", "editor")):
+        profiles[keep] = docs / f"{keep}.ditaval"
+        profiles[keep].write_text(f'<val><prop att="product" val="{drop}" action="exclude"/></val>', encoding="utf-8")
+    given = ",".join(f"{name}={path}" for name, path in profiles.items())
+    run = _dita("--input", str(docs / "guide.ditamap"), "--format", "valid-index", "--output", str(tmp_path / "out"),
+                f"--valid.ditavals={given}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(tmp_path / "out" / "guide.jsonl")
+    export(docs / "guide.ditamap", profiles=profiles, out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+    crumbs = {c["id"]: c["breadcrumbs"][0] for c in ours[1:]}
+    assert crumbs["start.dita#start/mode~editor"] == "Acme Editor for editing"
+    assert crumbs["start.dita#start/mode~author"] == "Acme Author for authoring"
