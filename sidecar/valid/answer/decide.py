@@ -27,6 +27,7 @@ from valid.contracts import ProfileInfo
 
 from valid.answer.answerable import Answerability, assess
 from valid.answer.check import OwnedLookup, check_answer
+from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.extract import states_an_answer
 from valid.answer.generate import Generator
 from valid.answer.log import QuestionLog
@@ -155,6 +156,12 @@ class AnswerEngine:
         stages["scope"] = _ms(clock)
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
         searched = self.abbreviations.expand(question)
+
+        # -- comparison and availability questions: their own flow (valid.answer.compare_flow) --
+        kind = comparison_kind(question, resolution, self.owned)
+        if kind is not None:
+            return ask_comparison(self, question, resolution, kind, started, stages)
+        # -----------------------------------------------------------------------------------------
 
         embedder = _QueryMemo(self.embedder)
         retrievals: dict[str, RetrievalOutcome] = {}

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Outcome = Literal["answer", "ask", "refuse"]
+Outcome = Literal["answer", "ask", "refuse", "compare"]
 
 
 class _Model(BaseModel):
@@ -53,6 +53,35 @@ class Run(_Model):
     latency_ms: float
 
 
+# -- the comparison (outcome "compare"; see valid.answer.compare and docs/compare.md) ------------
+
+
+class ComparisonCell(_Model):
+    """One generation's side of a comparison row."""
+
+    generation: str
+    text: str = Field(description="Verbatim text of this generation's chunk, or why there is none.")
+    values: list[str] = Field(default_factory=list, description="Values of this side that the other side does not state.")
+    cite: str | None = Field(description="The chunk this side is taken from (in scope for this generation).")
+    present: bool = Field(default=True, description="False: this generation's documentation has no counterpart.")
+    available: bool | None = Field(default=None, description="In an availability row: is the subject available here?")
+
+
+class ComparisonRow(_Model):
+    kind: Literal["differs", "only", "shared", "availability"]
+    topic: str = Field(description="Where in the documentation (the chunk's breadcrumbs).")
+    cells: list[ComparisonCell] = Field(description="One cell per generation compared, in the comparison's order.")
+
+
+class Comparison(_Model):
+    kind: Literal["difference", "availability"]
+    generations: list[str]
+    labels: list[str]
+    summary: str
+    rows: list[ComparisonRow]
+    subject: str = Field(default="", description="What an availability question asks about.")
+
+
 class AnswerObject(_Model):
     outcome: Outcome
     scope: list[str]
@@ -64,6 +93,9 @@ class AnswerObject(_Model):
     checks: dict
     run: Run
     release: str
+    comparison: Comparison | None = Field(
+        default=None, description="With outcome 'compare': the computed difference, every cell cited."
+    )
 
 
 # -- values passed between stages ---------------------------------------------------------------

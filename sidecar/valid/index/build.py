@@ -38,6 +38,7 @@ from valid.index.activation import (
 from valid.index.cache import EmbeddingCache, to_float32
 from valid.exportfile import LoadedExport, read_export, sha256_hex
 from valid.index.fsutil import atomic_write, file_lock, fsync_dir
+from valid.index.groups import build_groups
 from valid.index.manifest import (
     Identity,
     IndexSettings,
@@ -60,6 +61,9 @@ class BuildResult(BaseModel):
     activated: bool
     path: str
     report: IndexReport
+
+
+GROUPS_FILE = "groups.json"
 
 
 def build_release(
@@ -258,6 +262,9 @@ def _build(
             ),
         )
         atomic_write(staging / "export-header.json", export.header.model_dump_json(indent=2).encode() + b"\n")
+        # What comparisons look up at question time (valid.index.groups): variants and counterparts.
+        groups = build_groups(export.chunks, export.header.profiles)
+        atomic_write(staging / GROUPS_FILE, groups.model_dump_json().encode() + b"\n")
         atomic_write(staging / "release.json", manifest.model_dump_json(indent=2).encode() + b"\n")
         _register(store, staging, release_id)
     except BaseException:

@@ -69,6 +69,21 @@ class Release:
                 f"{self.manifest.operational.chunks} chunks in its manifest"
             )
 
+    # -- comparison groups ----------------------------------------------------------------
+    @property
+    def groups(self):
+        """Variant and counterpart groups (valid.index.groups), stored at index time; computed from
+        the release's own chunks for a release built before they were stored."""
+        if getattr(self, "_groups", None) is None:
+            from valid.index.groups import Groups, build_groups
+
+            path = self.path / "groups.json"
+            if path.exists():
+                self._groups = Groups.model_validate_json(path.read_bytes())
+            else:
+                self._groups = build_groups(self.get_chunks(self.all_chunk_ids()), self.header.profiles)
+        return self._groups
+
     # -- scope ------------------------------------------------------------------------------
     def _profile(self, profile: str) -> str:
         if not isinstance(profile, str) or profile not in self.profiles:

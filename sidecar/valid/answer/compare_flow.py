@@ -1,0 +1,239 @@
+"""The comparison flow: from a comparison or availability question to a `compare` answer object.
+
+    question ─ comparison_kind ─ difference ─ retrieve in each named generation's scope (one each)
+                               │             ─ groups of their top chunks (stored in the release)
+                               │             ─ rows: differs / only / shared, every cell cited
+                               └ availability ─ retrieve in each named generation's scope
+                                               ─ the topic titled with the subject (names only)
+                                               ─ yes / no per generation, with its own evidence
+             ─ writer: offline (composed from the rows) or Gemini (prose from the rows only)
+             ─ check_comparison (every cell against its own generation) ─► compare
+
+Only chunks in scope for the named generations are fetched, shown, given to a writer or logged;
+another generation's content is looked up by title and scope only, never shown. A generation the
+docs do not cover is refused in the same answer object, as for answers.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from valid.index.groups import Groups, build_groups, generation_names
+
+from valid.answer.compare import (
+    EDGE_DEPTH,
+    MAX_ROWS,
+    ROW_DEPTH,
+    Side,
+    availability_cell,
+    build_comparison,
+    check_comparison,
+    comparison_kind,
+    difference_rows,
+    subject_words,
+    search_query,
+    topics_titled,
+    with_value_names,
+)
+from valid.answer.models import AnswerObject, ComparisonRow, EvidenceChunk, Run, ScopeResolution
+from valid.answer.pricing import cost_usd
+from valid.answer.retrieve import chunks_by_id, evidence_chunk, retrieve_in_scope
+
+if TYPE_CHECKING:
+    from valid.answer.decide import AnswerEngine, AskResult
+
+SUBJECT_DEPTH = 5  # BM25 hits per side for an availability question's subject
+TITLE_DEPTH = 20  # BM25 hits, over every generation, whose titles may name the subject
+
+__all__ = ["ask_comparison", "comparison_kind"]
+
+
+def _groups(release) -> Groups:
+    groups = getattr(release, "groups", None)
+    if isinstance(groups, Groups):
+        return groups
+    return build_groups(release.get_chunks(release.all_chunk_ids()), release.header.profiles)
+
+
+def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> "AskResult":
+    from valid.answer.decide import AskResult, _QueryMemo, _ms
+
+    release = engine.release
+    resolution = with_value_names(question, resolution, engine.owned, [p.name for p in engine.profiles])
+    names = generation_names(engine.profiles)
+    every_name = sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
+    # Every side searches for the same thing: the question without any generation's names.
+    query = search_query(question, every_name)
+    sides = [Side(p, engine._labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
+    embedder = _QueryMemo(engine.embedder)
+    gap_issues: list[str] = []
+    refusal = None
+    if resolution.unknown:
+        refusal, issue = engine._unknown_refusal(question, resolution)
+        gap_issues += [issue] if issue else []
+
+    t = time.perf_counter()
+    retrievals = {
+        s.profile: retrieve_in_scope(release, embedder, query, s.profile)
+        for s in sides
+    }
+    retrieved = {p: list(r.chunks) for p, r in retrievals.items()}
+    stages["retrieve"] = _ms(t)
+
+    t = time.perf_counter()
+    subject = ""
+    shown: dict[str, EvidenceChunk] = {c.id: c for chunks in retrieved.values() for c in chunks}
+    if kind == "availability":
+        words = subject_words(question, [*resolution.matched, *(n for s in sides for n in s.names)])
+        subject = " ".join(words)
+        rows = [_availability_row(release, sides, words, retrieved, shown)] if words else []
+    elif len(sides) >= 2:
+        groups = _groups(release)
+        rows = _difference(release, sides, retrieved, groups, shown)
+    else:
+        rows = []  # one known generation: the unknown side is refused, nothing to compare against
+    stages["compare"] = _ms(t)
+
+    t = time.perf_counter()
+    comparison = build_comparison(kind, sides, rows, subject)
+    if len(sides) < 2 and kind == "difference":
+        comparison = comparison.model_copy(
+            update={"summary": f"Only {sides[0].label} is documented here, so there is nothing to compare it with."}
+        )
+    cited = {c.cite: shown[c.cite] for r in rows for c in r.cells if c.cite in shown}
+    calls = tokens_in = tokens_out = 0
+    revisions = 0
+    writer_note = None
+    if engine.generator.name == "gemini" and rows:
+        from valid.answer.compare_generate import write_comparison
+
+        written = write_comparison(engine.generator, question, comparison, cited, engine.owned)
+        calls, tokens_in, tokens_out, revisions = written.calls, written.tokens_in, written.tokens_out, written.revisions
+        if written.summary is not None:
+            comparison = comparison.model_copy(update={"summary": written.summary})
+        else:
+            writer_note = written.note
+    stages["generate"] = _ms(t)
+
+    t = time.perf_counter()
+    report = check_comparison(comparison, cited, engine.owned)
+    stages["check"] = _ms(t)
+    checks = {
+        "citations_in_scope": f"{report.citations_in_scope}/{report.citations}",
+        "values_grounded": f"{report.values_grounded}/{report.values}",
+        "out_of_scope_values": report.out_of_scope_values,
+        "revisions": revisions,
+        "passed": report.passed,
+    }
+    if not report.passed:
+        # A computed comparison that fails its own checks is never shown: refuse instead.
+        comparison = None
+    outcome = "compare" if comparison is not None else "refuse"
+    if comparison is None:
+        from valid.answer.models import Refusal
+
+        reason = "The comparison could not be made to pass its checks: " + "; ".join(f.reason for f in report.failures[:3])
+        refusal = Refusal(reason=reason, missing="content that states each generation's values in its own scope", gap_issue=None)
+    others = [engine._labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
+    not_used = ""
+    if others:
+        not_used = f"Content profiled only for {_join(others)}: not compared, excluded on purpose."
+    if writer_note:
+        not_used = (not_used + " " + writer_note).strip()
+    degraded_reasons = [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons]
+    if writer_note:
+        degraded_reasons.append(writer_note)
+    latency = _ms(started)
+    stages["total"] = latency
+    answer = AnswerObject(
+        outcome=outcome,
+        scope=list(resolution.profiles),
+        matched=list(resolution.matched),
+        answers=[],
+        choices=[],
+        refusal=refusal,
+        not_used=not_used,
+        checks=checks,
+        run=Run(
+            generator=engine.generator.name,
+            model=engine.generator.model,
+            calls=calls,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
+            cost_usd=cost_usd(engine.generator.model, tokens_in, tokens_out),
+            latency_ms=round(latency, 3),
+        ),
+        release=engine.release_id,
+        comparison=comparison,
+    )
+    result = AskResult(
+        answer=answer,
+        degraded=bool(degraded_reasons),
+        degraded_reasons=degraded_reasons,
+        stages_ms={k: round(v, 3) for k, v in stages.items()},
+    )
+    if engine.log is not None:
+        clock = time.perf_counter()
+        row = engine._log_row(question, resolution, answer, retrievals, {}, result, gap_issues)
+        # What each side's cells were taken from, per generation (chunk ids and scopes, never text).
+        row["sent"] = {
+            s.profile: [[{"id": c.id, "scope": list(c.scope)} for c in cited.values() if s.profile in c.scope]]
+            for s in sides
+        }
+        row["checks"] = {"compare": [report.model_dump(mode="json")]}
+        result.log_id = engine.log.log_question(row)
+        result.stages_ms["log"] = round(_ms(clock), 3)
+    return result
+
+
+def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, EvidenceChunk]) -> list[ComparisonRow]:
+    """Fetch the group members of each side's top chunks that are in scope for a named side, then
+    compute the rows."""
+    profiles = {s.profile for s in sides}
+    wanted: list[str] = []
+    for side in sides:
+        for rank, chunk in enumerate(retrieved[side.profile][:ROW_DEPTH]):
+            keys = [groups.group_of.get(chunk.id, chunk.id)]
+            if rank < EDGE_DEPTH:
+                keys += groups.topic_groups(chunk.id)
+            for key in keys:
+                for member in groups.members.get(key, [key]):
+                    if member not in shown and profiles & set(groups.scopes.get(member, ())):
+                        wanted.append(member)
+    if wanted:
+        for chunk_id, chunk in chunks_by_id(release, list(dict.fromkeys(wanted))).items():
+            if profiles & set(chunk.in_scope()):
+                shown[chunk_id] = evidence_chunk(chunk)
+    return difference_rows(sides, retrieved, groups, shown, ROW_DEPTH, MAX_ROWS)
+
+
+def _availability_row(release, sides, words, retrieved, shown: dict[str, EvidenceChunk]) -> ComparisonRow:
+    query = " ".join(words)
+    every = list(release.header.profiles and [p.name for p in release.header.profiles])
+    # Which generations have a topic titled with the subject: scopes and titles only, never text.
+    hits = release.search_bm25_any(query, every, TITLE_DEPTH) if hasattr(release, "search_bm25_any") else []
+    found = chunks_by_id(release, [h.chunk_id for h in hits]) if hits else {}
+    titled = topics_titled(words, [found[h.chunk_id] for h in hits if h.chunk_id in found])
+    titled_scope = set().union(*(set(c.in_scope()) for c in titled)) if titled else None
+    cells = []
+    for side in sides:
+        evidence = list(retrieved[side.profile])
+        extra_ids = [h.chunk_id for h in release.search_bm25(query, side.profile, SUBJECT_DEPTH)]
+        extra = chunks_by_id(release, extra_ids) if extra_ids else {}
+        for chunk_id in extra_ids:
+            chunk = extra.get(chunk_id)
+            if chunk is not None and chunk.scope.get(side.profile) and all(chunk_id != e.id for e in evidence):
+                evidence.append(evidence_chunk(chunk))
+        mine = [evidence_chunk(c) for c in titled if c.scope.get(side.profile)]
+        for chunk in [*evidence, *mine]:
+            shown.setdefault(chunk.id, chunk)
+        cells.append(availability_cell(side, words, titled_scope, mine, evidence))
+    return ComparisonRow(kind="availability", topic=query, cells=cells)
+
+
+def _join(names) -> str:
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
