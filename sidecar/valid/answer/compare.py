@@ -25,6 +25,7 @@ generation appears in the cell.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Collection, Literal, Mapping, Sequence
@@ -42,7 +43,7 @@ from valid.answer.models import (
     ScopeResolution,
     StepFailure,
 )
-from valid.answer.text import STOPWORDS, stem
+from valid.answer.text import STOPWORDS, stem, terms
 
 Kind = Literal["difference", "availability"]
 
@@ -52,7 +53,10 @@ _PICKED = frozenset({"version", "machine-type", "identifier", "flag", "quantity"
 
 ROW_DEPTH = 5  # fused chunks per side whose groups may show a difference
 EDGE_DEPTH = 3  # fused chunks per side whose groups may show a one-side-only or shared part
+RELEVANCE_SHARE = 0.6  # a row holds at least this share of the best row's (weighted) question words
+DIRECT_SHARE = 0.4  # ... or this share, for the groups of a side's best EDGE_DEPTH chunks
 MAX_ROWS = 6
+ONLY_UNITS = 6  # units of a one-side-only chunk shown in its cell
 
 # "difference", "changed", "compared to", "vs", "new in", "still", "available on", "removed", "since"…
 _COMPARE_CUE = re.compile(
@@ -67,7 +71,8 @@ _AVAILABILITY_CUE = re.compile(r"\b(?:availab\w*|support\w*|still|exists?|remove
 _QUESTION_WORDS = frozenset(
     """available availability support supports supported still exist exists existing removed included offered
     work works use used using procedure procedures command commands feature features option options flag
-    flags step steps task page documentation section there anymore longer any""".split()
+    flags step steps task page documentation section there anymore longer any version versions release
+    releases""".split()
 )
 # A sentence that says something is gone or not there answers "no".
 _NEGATION = re.compile(
@@ -195,6 +200,7 @@ def difference_rows(
     chunks: Mapping[str, EvidenceChunk],
     depth: int = ROW_DEPTH,
     max_rows: int = MAX_ROWS,
+    query: str = "",
 ) -> list[ComparisonRow]:
     """The rows for the groups of each side's top `depth` chunks, best first: what differs, what
     exists for some sides only, and what is shared. `chunks` holds every group member in scope for
@@ -209,22 +215,52 @@ def difference_rows(
                 for other in groups.topic_groups(chunk.id):
                     best.setdefault(other, (rank, order + len(sides)))
     all_names = sorted({n for s in sides for n in s.names}, key=lambda n: (-len(n), n))
-    rows: list[tuple[int, int, ComparisonRow]] = []
+    candidates: list[tuple[str, tuple[int, int], dict[str, EvidenceChunk]]] = []
     for key, position in sorted(best.items(), key=lambda item: (item[1], item[0])):
         members = {}
         for side in sides:
             member = next((m for m in groups.members.get(key, [key]) if side.profile in groups.scopes.get(m, ())), None)
             if member is not None and member in chunks:
                 members[side.profile] = chunks[member]
-        if not members:
+        if members:
+            candidates.append((key, position, members))
+    relevance = _relevance(query, [members for _, _, members in candidates], all_names)
+    top = max(relevance, default=0.0)
+    rows: list[tuple[int, float, int, ComparisonRow]] = []
+    for (key, position, members), score in zip(candidates, relevance):
+        direct = position[1] < len(sides) and position[0] < EDGE_DEPTH
+        # The best few chunks of a side are always compared; a topic's other parts and deeper
+        # chunks only when they hold the question's (rarer) words about as well as the best row.
+        if score < (DIRECT_SHARE if direct else RELEVANCE_SHARE) * top or (not direct and not score):
             continue
         row = _row(sides, members, retrieved, all_names)
-        if row.kind != "differs" and (position[0] >= EDGE_DEPTH or position[1] >= len(sides)):
+        if row.kind != "differs" and not direct:
             continue
         priority = {"differs": 0, "only": 1, "shared": 2}[row.kind]
-        rows.append((priority, position[0], row))
-    rows.sort(key=lambda item: (item[0], item[1]))
-    return [row for _, _, row in rows[:max_rows]]
+        rows.append((priority, position[0], -score, row))
+    rows.sort(key=lambda item: item[:3])
+    return [row for *_, row in rows[:max_rows]]
+
+
+_ASKING = frozenset("did does do where what which how when who why new".split())
+
+
+def _keys(text: str) -> set[str]:
+    """Terms compared by their first five letters: "creating" and "create", "moved" and "move"."""
+    return {t[:5] for t in terms(text) if t not in _ASKING}
+
+
+def _relevance(query: str, candidates: Sequence[Mapping[str, EvidenceChunk]], names: Sequence[str]) -> list[float]:
+    """Per candidate group: the share of the question's words (weighted by rarity among the
+    candidates) that its members' titles and texts hold."""
+    wanted = _keys(without_names(query, names).replace("\x00", " "))
+    held = [set().union(*(_keys(f"{c.title}\n{c.text}") for c in members.values())) for members in candidates]
+    if not wanted or not held:
+        return [0.0 for _ in candidates]
+    n = len(held)
+    weight = {t: 1.0 + math.log(n / max(1, sum(t in h for h in held))) for t in wanted}
+    total = sum(weight.values())
+    return [sum(w for t, w in weight.items() if t in h) / total for h in held]
 
 
 def _row(sides, members: Mapping[str, EvidenceChunk], retrieved, all_names) -> ComparisonRow:
@@ -235,7 +271,7 @@ def _row(sides, members: Mapping[str, EvidenceChunk], retrieved, all_names) -> C
         for side in sides:
             chunk = members.get(side.profile)
             if chunk is not None:
-                cells.append(ComparisonCell(generation=side.profile, text=_first(chunk, 2), cite=chunk.id))
+                cells.append(ComparisonCell(generation=side.profile, text=_first(chunk, ONLY_UNITS), cite=chunk.id))
             else:
                 nearest = next(iter(retrieved.get(side.profile, [])), None)
                 text = f"Not in the {side.label} documentation."
@@ -274,16 +310,24 @@ def _row(sides, members: Mapping[str, EvidenceChunk], retrieved, all_names) -> C
 # -- availability --------------------------------------------------------------------------------
 
 
-def subject_words(question: str, names: Sequence[str]) -> list[str]:
-    """What an availability question asks about, as written, in question order: its words without
-    the generations' names, stop words and the words that only say what is asked."""
-    ignored: set[str] = set()
-    for name in names:
-        ignored |= {w.lower() for w in re.findall(r"[A-Za-z0-9]+", name)}
-    text = re.sub(r"['’]\w*", "", question.lower())
-    words = re.findall(r"[a-z0-9]+", text)
-    keep = [w for w in words if w not in STOPWORDS and w not in ignored and w not in _QUESTION_WORDS and not w.isdigit()]
-    return list(dict.fromkeys(keep))
+def subject_words(question: str, matched: Sequence[str], names: Sequence[str]) -> list[str]:
+    """What an availability question asks about: the longest run of words left once the words that
+    named the generations, stop words and the words that only say what is asked are taken out
+    ("Is the corvane login command available in version 2.4.1 of the CLI?" → corvane, login)."""
+    text = question
+    for words in sorted(matched, key=len, reverse=True):
+        text = text.replace(words, "\x00")
+    text = without_names(text, names)
+    runs: list[list[str]] = [[]]
+    for token in re.findall(r"[A-Za-z0-9]+|\x00|[^\sA-Za-z0-9]", re.sub(r"['’]\w*", "", text)):
+        word = token.lower()
+        if not word.isalnum() or word in STOPWORDS or word in _QUESTION_WORDS or word.isdigit():
+            if runs[-1]:
+                runs.append([])
+            continue
+        runs[-1].append(word)
+    best = max(runs, key=len)
+    return list(dict.fromkeys(best))
 
 
 def _stems(text: str) -> list[str]:
@@ -437,7 +481,8 @@ def check_comparison(
                         StepFailure(step=index - 1, check="values_grounded", reason=f"{row.topic}: {value.value!r} is not in the {cell.generation} chunk {cell.cite}")
                     )
             for value, owners in owned_values_in(cell.text, owned):
-                if cell.generation not in owners:
+                # A value the cell's own in-scope chunk states is that generation's, whoever else owns it.
+                if cell.generation not in owners and not tokens.appears(value, source):
                     out_of_scope += 1
                     failures.append(
                         StepFailure(step=index - 1, check="out_of_scope_values", reason=f"{row.topic}: {value!r} belongs to {', '.join(owners)}, shown for {cell.generation}")
@@ -445,7 +490,9 @@ def check_comparison(
     cited = [chunks[c.cite] for r in comparison.rows for c in r.cells if c.cite in chunks]
     sources = [citable_text(c) for c in cited]
     found_in = [tokens.values(s) for s in sources]
-    for value in tokens.values(comparison.summary):
+    # The generations' own names (labels carry versions: "Corvane CLI 2.4.1") are not values.
+    summary = without_names(comparison.summary, sorted([*comparison.labels, *comparison.generations], key=len, reverse=True))
+    for value in tokens.values(summary):
         values += 1
         if any(tokens.states(s, value, f) for s, f in zip(sources, found_in)):
             values_ok += 1

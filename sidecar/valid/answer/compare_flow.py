@@ -85,12 +85,12 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
     subject = ""
     shown: dict[str, EvidenceChunk] = {c.id: c for chunks in retrieved.values() for c in chunks}
     if kind == "availability":
-        words = subject_words(question, [*resolution.matched, *(n for s in sides for n in s.names)])
+        words = subject_words(question, resolution.matched, every_name)
         subject = " ".join(words)
         rows = [_availability_row(release, sides, words, retrieved, shown)] if words else []
     elif len(sides) >= 2:
         groups = _groups(release)
-        rows = _difference(release, sides, retrieved, groups, shown)
+        rows = _difference(release, sides, retrieved, groups, shown, query)
     else:
         rows = []  # one known generation: the unknown side is refused, nothing to compare against
     stages["compare"] = _ms(t)
@@ -187,7 +187,7 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
     return result
 
 
-def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, EvidenceChunk]) -> list[ComparisonRow]:
+def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, EvidenceChunk], query: str) -> list[ComparisonRow]:
     """Fetch the group members of each side's top chunks that are in scope for a named side, then
     compute the rows."""
     profiles = {s.profile for s in sides}
@@ -205,7 +205,7 @@ def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, Evid
         for chunk_id, chunk in chunks_by_id(release, list(dict.fromkeys(wanted))).items():
             if profiles & set(chunk.in_scope()):
                 shown[chunk_id] = evidence_chunk(chunk)
-    return difference_rows(sides, retrieved, groups, shown, ROW_DEPTH, MAX_ROWS)
+    return difference_rows(sides, retrieved, groups, shown, ROW_DEPTH, MAX_ROWS, query)
 
 
 def _availability_row(release, sides, words, retrieved, shown: dict[str, EvidenceChunk]) -> ComparisonRow:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Literal, Mapping
 from pydantic import BaseModel
 
 from valid.audit import tokens
+from valid.evaluate.compare_score import as_answers, score_comparison
 from valid.evaluate.trapset import Required, TrapQuestion
 
 Category = Literal["right", "asked", "refused", "wrong_generation", "wrong_other"]
@@ -78,6 +79,18 @@ def score_cell(
 ) -> Cell:
     expect = question.expect
     outcome = obj.get("outcome", "")
+    if outcome == "compare" and "compare" in expect.acceptable():
+        category, reasons, counts = score_comparison(expect, obj, chunk_scopes, chunk_texts, grounded)
+        return Cell(
+            question_id=question.id, arm=arm, stratum=question.stratum, fact=question.fact, outcome=outcome,
+            category=category, correct=category == "right", reasons=reasons,
+            answer_text=(obj.get("comparison") or {}).get("summary", ""), **counts,
+        )
+    if outcome == "compare":
+        # Read per generation: each generation's cells are its answer (a comparison where an answer
+        # per generation was expected), so values, citations and wrong sides are scored as answers.
+        obj = {**obj, "outcome": "answer", "answers": as_answers(obj)}
+        outcome = "answer"
     answers = list(obj.get("answers") or [])
     everything = "\n".join(_answer_texts(a) for a in answers)
     reasons: list[str] = []

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from valid.evaluate.score import CATEGORIES, Cell
 from valid.evaluate.stats import wilson_interval
 
-STRATA = ("scoped", "unscoped", "two-generation", "absent", "out-of-domain")
+STRATA = ("scoped", "unscoped", "two-generation", "absent", "out-of-domain", "comparison")
 COLOURS = {
     "right": "#2e7d32",
     "asked": "#1565c0",
@@ -92,8 +92,8 @@ def _arm(cells: list[Cell]) -> ArmScore:
         total=_stratum(cells),
         citations=sum(c.citations for c in cells),
         citations_in_scope=sum(c.citations_in_scope for c in cells),
-        steps=sum(c.steps for c in cells if c.outcome == "answer"),
-        steps_grounded=sum(c.steps_grounded for c in cells if c.outcome == "answer"),
+        steps=sum(c.steps for c in cells if c.outcome in ("answer", "compare")),
+        steps_grounded=sum(c.steps_grounded for c in cells if c.outcome in ("answer", "compare")),
         errors=sum(c.error is not None for c in cells),
     )
 

@@ -4,7 +4,9 @@ One question per line:
     {"id": str, "question": str, "stratum": str, "split": "dev"|"test",
      "expect": {"outcome": "answer"|"ask"|"refuse" or a list of acceptable outcomes,
                 "scope": [profiles], "values": {profile: [required, or [alternatives]]},
-                "forbidden": [strings that must not appear], "choices": [profiles offered when asking]}}
+                "forbidden": [strings that must not appear], "choices": [profiles offered when asking],
+                "differences": {profile: [values its side shows]}, "wrong_side": {profile: [values never
+                shown for it]}, "available": {profile: bool}, "same": bool}}
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from valid.errors import ValidError
 
-Outcome = Literal["answer", "ask", "refuse"]
+Outcome = Literal["answer", "ask", "refuse", "compare"]
 # "absent": the question names a generation, but what it asks about does not exist in that generation's
 # content (a command removed there, an option added later); the right outcome is a refusal.
-Stratum = Literal["scoped", "unscoped", "two-generation", "absent", "out-of-domain"]
+# "comparison": what differs between named generations, or whether something is available on one;
+# the right outcome is a computed comparison (see valid.evaluate.compare_score).
+Stratum = Literal["scoped", "unscoped", "two-generation", "absent", "out-of-domain", "comparison"]
 # Every trap set is split once, fixed and committed: floors and weights are tuned on "dev" only, and the
 # scorecard reports "test".
 Split = Literal["dev", "test"]
@@ -35,6 +39,15 @@ class Expectation(BaseModel):
     values: dict[str, list[Required]] = Field(default_factory=dict)
     forbidden: list[str] = Field(default_factory=list)
     choices: list[str] = Field(default_factory=list)
+    # Comparisons (outcome "compare"):
+    differences: dict[str, list[Required]] = Field(
+        default_factory=dict, description="Per generation: values its side of a difference must show."
+    )
+    wrong_side: dict[str, list[str]] = Field(
+        default_factory=dict, description="Per generation: values that must not be shown for it (another side's)."
+    )
+    available: dict[str, bool] = Field(default_factory=dict, description="Per generation: the expected yes / no.")
+    same: bool | None = Field(default=None, description="True: nothing differs, and the comparison must say so.")
 
     @field_validator("outcome")
     @classmethod
