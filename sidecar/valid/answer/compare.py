@@ -365,7 +365,8 @@ def availability_cell(
     side's retrieved chunks (and the chunks its BM25 finds for the subject)."""
     best: tuple[int, str, EvidenceChunk] | None = None
     for chunk in evidence:
-        for unit in units(chunk.text):
+        # Whole lines: "Removed: corvane mirror. Use corvane sync --delete." is one piece of evidence.
+        for unit in [line.strip() for line in chunk.text.split("\n") if line.strip()]:
             score = 2 if phrase_in(subject, unit) else 1 if _all_in(subject, unit) else 0
             if score and _NEGATION.search(unit):
                 score += 1  # a sentence that says it is gone decides
