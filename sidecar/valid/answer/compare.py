@@ -458,37 +458,39 @@ def check_comparison(
     failures: list[StepFailure] = []
     citations = citations_ok = values = values_ok = out_of_scope = 0
     index = 0
-    for row in comparison.rows:
-        for cell in row.cells:
-            index += 1
-            if cell.cite is None:
-                continue
-            citations += 1
-            chunk = chunks.get(cell.cite)
-            if chunk is None or cell.generation not in chunk.scope:
+    # The model's statements (Gemini writer) are held to the same rule as the computed cells.
+    spoken = [("statement", cell) for cell in comparison.statements]
+    for topic, cell in [(row.topic, cell) for row in comparison.rows for cell in row.cells] + spoken:
+        index += 1
+        if cell.cite is None:
+            continue
+        citations += 1
+        chunk = chunks.get(cell.cite)
+        if chunk is None or cell.generation not in chunk.scope:
+            failures.append(
+                StepFailure(step=index - 1, check="citations_in_scope", reason=f"{topic}: the {cell.generation} cell cites {cell.cite}, not in scope for {cell.generation}")
+            )
+            continue
+        citations_ok += 1
+        source = citable_text(chunk)
+        found = tokens.values(source)
+        for value in tokens.values(cell.text) if cell.present else []:
+            values += 1
+            if tokens.states(source, value, found):
+                values_ok += 1
+            else:
                 failures.append(
-                    StepFailure(step=index - 1, check="citations_in_scope", reason=f"{row.topic}: the {cell.generation} cell cites {cell.cite}, not in scope for {cell.generation}")
+                    StepFailure(step=index - 1, check="values_grounded", reason=f"{topic}: {value.value!r} is not in the {cell.generation} chunk {cell.cite}")
                 )
-                continue
-            citations_ok += 1
-            source = citable_text(chunk)
-            found = tokens.values(source)
-            for value in tokens.values(cell.text) if cell.present else []:
-                values += 1
-                if tokens.states(source, value, found):
-                    values_ok += 1
-                else:
-                    failures.append(
-                        StepFailure(step=index - 1, check="values_grounded", reason=f"{row.topic}: {value.value!r} is not in the {cell.generation} chunk {cell.cite}")
-                    )
-            for value, owners in owned_values_in(cell.text, owned):
-                # A value the cell's own in-scope chunk states is that generation's, whoever else owns it.
-                if cell.generation not in owners and not tokens.appears(value, source):
-                    out_of_scope += 1
-                    failures.append(
-                        StepFailure(step=index - 1, check="out_of_scope_values", reason=f"{row.topic}: {value!r} belongs to {', '.join(owners)}, shown for {cell.generation}")
-                    )
+        for value, owners in owned_values_in(cell.text, owned):
+            # A value the cell's own in-scope chunk states is that generation's, whoever else owns it.
+            if cell.generation not in owners and not tokens.appears(value, source):
+                out_of_scope += 1
+                failures.append(
+                    StepFailure(step=index - 1, check="out_of_scope_values", reason=f"{topic}: {value!r} belongs to {', '.join(owners)}, shown for {cell.generation}")
+                )
     cited = [chunks[c.cite] for r in comparison.rows for c in r.cells if c.cite in chunks]
+    cited += [chunks[c.cite] for c in comparison.statements if c.cite in chunks]
     sources = [citable_text(c) for c in cited]
     found_in = [tokens.values(s) for s in sources]
     # The generations' own names (labels carry versions: "Corvane CLI 2.4.1") are not values.

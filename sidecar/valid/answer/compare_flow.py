@@ -111,7 +111,7 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
         written = write_comparison(engine.generator, question, comparison, cited, engine.owned)
         calls, tokens_in, tokens_out, revisions = written.calls, written.tokens_in, written.tokens_out, written.revisions
         if written.summary is not None:
-            comparison = comparison.model_copy(update={"summary": written.summary})
+            comparison = comparison.model_copy(update={"summary": written.summary, "statements": written.statements})
         else:
             writer_note = written.note
     stages["generate"] = _ms(t)

@@ -85,11 +85,11 @@ class GeminiGenerator:
         self._types = types
         self._client = genai.Client(api_key=api_key or _api_key(), http_options=options)
 
-    def _call(self, prompt: str, schema: dict):
+    def _call(self, prompt: str, schema: dict, system_instruction: str = SYSTEM_INSTRUCTION):
         from google.genai import errors
 
         config = self._types.GenerateContentConfig(
-            system_instruction=SYSTEM_INSTRUCTION,
+            system_instruction=system_instruction,
             temperature=0.0,
             max_output_tokens=self.max_output_tokens,
             response_mime_type="application/json",

@@ -80,6 +80,9 @@ class Comparison(_Model):
     summary: str
     rows: list[ComparisonRow]
     subject: str = Field(default="", description="What an availability question asks about.")
+    statements: list[ComparisonCell] = Field(
+        default_factory=list, description="The model's statements (Gemini writer), each checked against its own side."
+    )
 
 
 class AnswerObject(_Model):

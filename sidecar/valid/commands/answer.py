@@ -8,6 +8,7 @@ import textwrap
 import click
 
 from valid.answer.engine import GENERATORS, make_generator, open_engine
+from valid.answer.compare_render import render_comparison
 from valid.answer.models import AnswerObject
 
 
@@ -65,6 +66,9 @@ def render(answer: AnswerObject, labels: dict[str, str]) -> str:
             out.append(f"  - {choice.generation}: {choice.label}")
         out.append("Ask again naming it, or with --generation NAME.")
         out.append("")
+    if answer.comparison is not None:
+        out.append(render_comparison(answer.comparison, labels))
+        out.append("")
     groups: list[tuple[list[str], object]] = []
     for item in answer.answers:  # identical answers (shared content) are shown once
         for names, same in groups:
@@ -89,7 +93,7 @@ def render(answer: AnswerObject, labels: dict[str, str]) -> str:
     if answer.not_used:
         out.append(f"Not used: {answer.not_used}")
     checks = answer.checks
-    if answer.answers:
+    if answer.answers or answer.comparison is not None:
         out.append(
             f"Checks: citations in scope {checks.get('citations_in_scope')}, values grounded "
             f"{checks.get('values_grounded')}, out-of-scope values {checks.get('out_of_scope_values')}, "

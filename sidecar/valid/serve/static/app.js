@@ -140,6 +140,47 @@ function renderRefusal(data, container) {
   return heading;
 }
 
+const KIND_WORDS = { differs: "differs", only: "not in every generation", shared: "the same", availability: "available?" };
+
+function renderComparison(data, container) {
+  const comparison = data.comparison;
+  const heading = el("h2", { id: "result-heading", tabindex: "-1", class: "scope",
+    text: "Comparison of " + listOf(comparison.generations) });
+  container.append(heading);
+  container.append(el("p", { class: "comparison-summary", text: comparison.summary }));
+  const table = el("table", { class: "comparison" });
+  const head = el("tr", {}, el("th", { scope: "col", text: "Part" }));
+  comparison.generations.forEach((g) => head.append(el("th", { scope: "col", text: label(g) })));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const row of comparison.rows) {
+    const tr = el("tr", { "data-kind": row.kind },
+      el("th", { scope: "row" }, el("span", { text: row.topic }), el("span", { class: "kind", text: KIND_WORDS[row.kind] || row.kind })));
+    for (const g of comparison.generations) {
+      const cell = row.cells.find((c) => c.generation === g);
+      const td = el("td", { "data-generation": g });
+      if (cell) {
+        if (cell.available !== null && cell.available !== undefined) {
+          td.append(el("strong", { class: "available", text: cell.available ? "Yes. " : "No. " }));
+        }
+        td.append(el("span", { class: "cell-text", text: cell.text }));
+        if (cell.values.length) td.append(el("p", { class: "values", text: "Values: " + cell.values.join(", ") }));
+        if (cell.cite) {
+          td.append(" ", el("a", { class: "cite", href: sourceHref(cell.cite, g),
+            "aria-label": `Source for ${label(g)}: ${cell.cite}` }, el("code", { text: cell.cite })));
+        }
+      }
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.append(body);
+  container.append(table);
+  if (data.refusal) container.append(el("p", { class: "reason", text: data.refusal.reason }));
+  if (data.not_used) container.append(el("p", { class: "not-used", text: data.not_used }));
+  return heading;
+}
+
 function renderRun(data) {
   const run = data.run;
   const parts = [`release ${data.release}`, `${run.generator}${run.model ? " (" + run.model + ")" : ""}`,
@@ -183,6 +224,7 @@ async function ask() {
     let heading;
     if (body.outcome === "answer") heading = renderAnswer(body, container);
     else if (body.outcome === "ask") heading = renderAsk(body, container);
+    else if (body.outcome === "compare") heading = renderComparison(body, container);
     else heading = renderRefusal(body, container);
     container.append(renderRun(body));
     heading.focus();
