@@ -47,8 +47,10 @@ QUESTIONS = [
     "What is the price of Trillium per chip-hour?",  # nothing relevant in scope
     "How much HBM does each TPU7x chip have?",  # first draft invents a flag: revision
     "Can I use TensorFlow on v5p? REVISE-FOREVER",  # every draft fails: refusal after revisions
+    "What changed in the software version from TPU v5p to TPU v6e?",  # comparison: two generations' chunks
+    "Is TensorFlow supported on Ironwood?",  # availability: one generation's chunks
 ]
-EXPECTED = ["answer", "answer", "answer", "answer", "ask", "answer", "refuse", "refuse", "answer", "refuse"]
+EXPECTED = ["answer", "answer", "answer", "compare", "ask", "answer", "refuse", "refuse", "answer", "refuse", "compare", "compare"]
 
 
 def adversary(draft, request, call):
@@ -130,6 +132,15 @@ def test_every_chunk_a_request_discloses_is_in_that_requests_own_scope(state, tr
     assert outcomes == expected
     # The spy can see: in-scope chunks of every kind did reach the generator (and, for Gemini, the wire).
     given = {c.id for _, d in seen for r in d.generations for c in r.chunks}
+    # A comparison's writer gets the chunks its cells cite, per side, as its log row records them.
+    given |= {
+        c["id"]
+        for _, d in seen
+        if d.answer.outcome == "compare"
+        for attempts in d.log_row["sent"].values()
+        for attempt in attempts
+        for c in attempt
+    }
     assert {truth.scope[i] for i in given} >= {frozenset({p}) for p in NAMES} | {frozenset(NAMES)}
     if kind == "gemini":
         on_wire = {i for _, d in seen for _, body in d.wire for i in truth.chunks_named_in(json.dumps(body))}
@@ -182,5 +193,9 @@ def test_the_spy_fails_when_the_scope_filter_is_dropped(state, truth, server, tm
     assert "Which frameworks are supported on TPU v5p?" in leaking
     # A question that names no generation is routed over every generation: each one's share of the
     # routing hits, as logged, holds other generations' chunks.
+    # A comparison under the mutation is seen too: its sides' retrievals and cells hold other
+    # generations' chunks.
+    comparing = {d.question for _, d in seen if d.answer.outcome == "compare" and check_ask(truth, d)}
+    assert "What changed in the software version from TPU v5p to TPU v6e?" in comparing
     routed = {d.question for _, d in seen if any(p.startswith("question log: retrieval") for p in check_ask(truth, d))}
     assert "How many chips per host?" in routed

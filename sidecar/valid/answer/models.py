@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 Outcome = Literal["answer", "ask", "refuse", "compare"]
 
@@ -99,6 +99,14 @@ class AnswerObject(_Model):
     comparison: Comparison | None = Field(
         default=None, description="With outcome 'compare': the computed difference, every cell cited."
     )
+
+    @model_serializer(mode="wrap")
+    def _without_empty_comparison(self, handler):
+        # Additive: an answer, ask or refusal prints exactly the keys it always had.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("comparison") is None:
+            data.pop("comparison", None)
+        return data
 
 
 # -- values passed between stages ---------------------------------------------------------------
