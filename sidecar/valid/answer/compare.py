@@ -319,7 +319,9 @@ def subject_words(question: str, matched: Sequence[str], names: Sequence[str]) -
         text = text.replace(words, "\x00")
     text = without_names(text, names)
     runs: list[list[str]] = [[]]
-    for token in re.findall(r"[A-Za-z0-9]+|\x00|[^\sA-Za-z0-9]", re.sub(r"['’]\w*", "", text)):
+    # Words joined by "-", "_" or "/" are one run ("startup-script" → startup, script).
+    text = re.sub(r"(?<=[A-Za-z0-9])[-_/](?=[A-Za-z0-9])", " ", re.sub(r"['’]\w*", "", text))
+    for token in re.findall(r"[A-Za-z0-9]+|\x00|[^\sA-Za-z0-9]", text):
         word = token.lower()
         if not word.isalnum() or word in STOPWORDS or word in _QUESTION_WORDS or word.isdigit():
             if runs[-1]:
