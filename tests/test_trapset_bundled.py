@@ -11,7 +11,7 @@ import pytest
 
 from conftest import BUNDLED_SAMPLES
 
-STRATA = ("scoped", "unscoped", "two-generation", "absent", "out-of-domain")
+STRATA = ("scoped", "unscoped", "two-generation", "absent", "out-of-domain", "comparison")
 
 
 @pytest.fixture(scope="module", params=BUNDLED_SAMPLES, ids=lambda s: s.name)
@@ -64,6 +64,7 @@ def test_expectations_name_only_profiles_of_the_sample(bundled):
     _, questions, builds = bundled
     for q in questions:
         named = set(q.expect.scope) | set(q.expect.values) | set(q.expect.choices)
+        named |= set(q.expect.differences) | set(q.expect.wrong_side) | set(q.expect.available)
         assert named <= set(builds), (q.id, named - set(builds))
 
 
@@ -92,3 +93,25 @@ def test_what_an_absent_question_must_not_show_is_not_in_the_asked_release(bundl
         for value in q.expect.forbidden:
             assert any(value.lower() in text for p, build in builds.items() if p != profile for _, text in build), (q.id, value)
     assert leaks == []
+
+
+def test_at_least_20_comparison_questions_expect_a_comparison_in_both_halves(bundled):
+    _, questions, _ = bundled
+    comparing = [q for q in questions if q.stratum == "comparison"]
+    assert len(comparing) >= 20
+    assert all(q.expect.acceptable() == ["compare"] for q in comparing)
+    assert {q.split for q in comparing} == {"dev", "test"}
+    # Each says what must hold: differences per side, yes / no per side, or that nothing differs.
+    assert all(q.expect.differences or q.expect.available or q.expect.same for q in comparing)
+
+
+def test_every_expected_difference_is_in_the_content_of_its_own_release(bundled):
+    _, questions, builds = bundled
+    missing = []
+    for q in questions:
+        for profile, required in q.expect.differences.items():
+            for item in required:
+                options = [item] if isinstance(item, str) else item
+                if not any(option.lower() in text for option in options for _, text in builds[profile]):
+                    missing.append((q.id, profile, options))
+    assert missing == []
