@@ -44,6 +44,22 @@ def test_json_prints_the_answer_object_with_exactly_the_issue_keys(state):
     assert list(answered["answers"][0]["steps"][0]) == ["text", "cite"]
 
 
+def test_a_comparison_prints_one_column_per_generation_with_each_cells_citation(state):
+    result = ask("How does the software version differ between TPU v5p and TPU v6e?", "--state", state)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "Scope: TPU v5p, TPU v6e (Trillium) (matched: 'TPU v5p', 'TPU v6e')"
+    header = next(line for line in lines if line.startswith("TPU v5p "))
+    assert header.split(" | ") [1].strip() == "TPU v6e (Trillium)"
+    row = next(i for i, line in enumerate(lines) if line.endswith("— differs"))
+    values = next(line for line in lines[row:] if line.startswith("values: "))
+    left, right = values.split(" | ")
+    assert "v2-alpha-tpuv5" in left and "v2-alpha-tpuv6e" in right and "v2-alpha-tpuv6e" not in left
+    assert any(line.startswith("[runtimes.dita#runtimes/versions~v5p]") for line in lines)
+    as_json = json.loads(ask("How does the software version differ between TPU v5p and TPU v6e?", "--state", state, "--json").output)
+    assert list(as_json) == [*KEYS, "comparison"] and as_json["outcome"] == "compare"
+
+
 def test_a_refusal_names_what_is_missing_and_its_gap_issue(state):
     result = ask("How many chips does a TPU v4 VM have?", "--state", state)
     assert result.exit_code == 0

@@ -127,6 +127,22 @@ def test_priya_gets_a_tpu7x_answer_object_pinned_to_the_active_release(api, samp
     assert "v2-alpha-tpuv6e" not in json.dumps(body["answers"])
 
 
+def test_a_comparison_question_returns_the_compare_outcome_with_each_side_cited_in_its_own_scope(api):
+    response = ask(api, "How does the software version differ between TPU v5p and TPU v6e?")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    validate(body, "AnswerObject")
+    assert body["outcome"] == "compare" and body["scope"] == ["v5p", "v6e"] and body["answers"] == []
+    comparison = body["comparison"]
+    assert comparison["generations"] == ["v5p", "v6e"]
+    assert any(r["kind"] == "differs" for r in comparison["rows"])
+    for row in comparison["rows"]:
+        for cell in row["cells"]:
+            assert cell["generation"] in scope_of(api, cell["cite"]), (row["topic"], cell)
+    # An ordinary answer carries no comparison key at all.
+    assert "comparison" not in ask(api, PRIYA).json()
+
+
 def test_unscoped_question_asks_which_generation_and_the_choice_answers_for_it(api):
     body = ask(api, UNSCOPED).json()
     validate(body, "AnswerObject")
