@@ -165,3 +165,24 @@ def test_refusal_shows_its_reason_and_gap_issue_id(browser, server):
     assert issue
     direct = httpx.post(f"{server.url}/v1/ask", json={"question": "Which software version do I use on TPU v4?"})
     assert direct.json()["refusal"]["gap_issue"] == issue
+
+
+def test_a_comparison_shows_a_table_with_one_column_per_generation_and_a_citation_per_cell(browser, server):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, "How does the software version differ between TPU v5p and TPU v6e?")
+    top = heading(browser)
+    assert top.text == "Comparison of TPU v5p and TPU v6e (Trillium)"
+    columns = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#result table.comparison thead th")]
+    assert columns == ["Part", "TPU v5p", "TPU v6e (Trillium)"]
+    differs = browser.find_elements(By.CSS_SELECTOR, "#result table.comparison tr[data-kind=differs]")
+    assert differs, "no row shows a difference"
+    cells = {td.get_attribute("data-generation"): td for td in differs[0].find_elements(By.TAG_NAME, "td")}
+    for generation, td in cells.items():
+        link = td.find_element(By.CSS_SELECTOR, "a.cite")
+        chunk = link.find_element(By.TAG_NAME, "code").text
+        path = chunk.partition("#")[0]
+        view = httpx.get(f"{server.url}/v1/sources/{path}").json()
+        assert generation in next(c["scope"] for c in view["chunks"] if c["id"] == chunk)
+    assert "v2-alpha-tpuv5" in cells["v5p"].text and "v2-alpha-tpuv6e" not in cells["v5p"].text
