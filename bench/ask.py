@@ -1,4 +1,4 @@
-"""Benchmark `valid ask` (offline answerer): in-process p50/p95 for scoped and unscoped questions, CLI wall time.
+"""Benchmark `valid ask` (offline answerer): in-process p50/p95 for scoped, unscoped and comparison questions, CLI wall time.
 
     python3 bench/ask.py                                   # the bundled sample; writes the "Ask" section
     python3 bench/ask.py --corpus both                     # sample + generated 20-version doc set, CLI
@@ -19,7 +19,9 @@ Corpora:
 
 Every in-process ask runs the whole path: scope, embedding, both searches per generation searched,
 fusion, the offline answerer, the checks, the decision and the question-log write. A question is
-"scoped" when resolve_scope finds a known generation in it, "unscoped" when it finds none.
+"scoped" when resolve_scope finds a known generation in it, "unscoped" when it finds none, and
+"comparison" when it is a comparison or availability question (valid.answer.compare: two named
+generations and a comparing word, or "is X available on G?"), answered with the `compare` outcome.
 
 CLI: `python3 -m valid ask QUESTION --state STATE` in a child process, --cli-runs questions of
 each kind, wall time each; and the start-up share: the wall time of `valid ask --help` (interpreter
@@ -46,8 +48,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-STAGES = ["scope", "retrieve", "generate", "check", "log", "total"]
+STAGES = ["scope", "retrieve", "compare", "generate", "check", "log", "total"]
 TARGET_SAMPLE_P50_MS = 150.0
+TARGET_COMPARE_P50_MS = 250.0  # a comparison: one retrieval per side, the groups, the computed rows
 TARGET_SCALE_P50_MS = 300.0
 SECTIONS = {"ask": ("<!-- bench:ask -->", "<!-- /bench:ask -->"), "scale": ("<!-- bench:ask-scale -->", "<!-- /bench:ask-scale -->")}
 
@@ -136,7 +139,7 @@ def generated_corpus(work: Path, embedder, profiles: int, chunks: int, seed: int
 @dataclass
 class Run:
     open_ms: float
-    wall: dict[str, list[float]] = field(default_factory=lambda: {"scoped": [], "unscoped": [], "unknown": []})
+    wall: dict[str, list[float]] = field(default_factory=lambda: {"scoped": [], "unscoped": [], "unknown": [], "comparison": []})
     stages: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     outcomes: dict[str, dict[str, int]] = field(default_factory=dict)
     rss_mb: float = 0.0
@@ -145,7 +148,11 @@ class Run:
 def kind_of(question: str, profiles) -> str:
     from valid.answer.scope import resolve_scope
 
+    from valid.answer.compare import comparison_kind
+
     resolution = resolve_scope(question, profiles, None)
+    if comparison_kind(question, resolution):
+        return "comparison"
     if resolution.unknown and not resolution.profiles:
         return "unknown"
     return "scoped" if resolution.profiles else "unscoped"
@@ -344,8 +351,10 @@ def report_in_process(corpora: list[Corpus], runs: list[Run], args) -> list[str]
     ]
     verdicts = []
     for corpus, run in zip(corpora, runs):
-        target = TARGET_SAMPLE_P50_MS if corpus.name.startswith("sample") else TARGET_SCALE_P50_MS
-        for kind in ("scoped", "unscoped", "unknown"):
+        for kind in ("scoped", "unscoped", "unknown", "comparison"):
+            target = TARGET_SAMPLE_P50_MS if corpus.name.startswith("sample") else TARGET_SCALE_P50_MS
+            if kind == "comparison":
+                target = TARGET_COMPARE_P50_MS
             wall = run.wall[kind]
             if not wall:
                 continue
