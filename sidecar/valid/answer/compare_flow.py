@@ -210,7 +210,7 @@ def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, Evid
 
 def _availability_row(release, sides, words, retrieved, shown: dict[str, EvidenceChunk]) -> ComparisonRow:
     query = " ".join(words)
-    every = list(release.header.profiles and [p.name for p in release.header.profiles])
+    every = [p.name for p in release.header.profiles]
     # Which generations have a topic titled with the subject: scopes and titles only, never text.
     hits = release.search_bm25_any(query, every, TITLE_DEPTH) if hasattr(release, "search_bm25_any") else []
     found = chunks_by_id(release, [h.chunk_id for h in hits]) if hits else {}
