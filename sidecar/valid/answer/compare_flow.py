@@ -65,6 +65,9 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
     every_name = sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
     # Every side searches for the same thing: the question without any generation's names.
     query = search_query(question, every_name)
+    abbreviations = getattr(engine, "abbreviations", None)
+    if abbreviations is not None:  # both forms of an abbreviation the doc set defines, as answers search
+        query = abbreviations.expand(query)
     sides = [Side(p, engine._labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
     embedder = _QueryMemo(engine.embedder)
     gap_issues: list[str] = []
@@ -75,7 +78,11 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
 
     t = time.perf_counter()
     retrievals = {
-        s.profile: retrieve_in_scope(release, embedder, query, s.profile)
+        s.profile: (
+            retrieve_in_scope(release, embedder, query, s.profile, abbreviations)
+            if abbreviations is not None
+            else retrieve_in_scope(release, embedder, query, s.profile)
+        )
         for s in sides
     }
     retrieved = {p: list(r.chunks) for p, r in retrievals.items()}
