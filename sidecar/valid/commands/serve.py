@@ -76,7 +76,10 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     settings = EngineSettings(
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir
     )
-    app = create_app(LibraryReleases(Store(state, chroma_url), settings), config)
+    from valid.serve.startup import open_active_or_fail
+
+    source = open_active_or_fail(LibraryReleases(Store(state, chroma_url), settings))
+    app = create_app(source, config)
     # proxy_headers off: the rate limit keys on the peer address, which a client cannot forge.
     uvicorn.run(app, host=host, port=port, proxy_headers=False, server_header=False, access_log=False,
                 log_level="info", timeout_graceful_shutdown=5)
