@@ -99,6 +99,7 @@ def open_engine(
     issues_dir: str | Path | None = None,
     log_path: str | Path | None = None,
     log: bool = True,
+    gap_issues: bool = True,
 ) -> OpenEngine:
     from valid.audit.issues import AppendingIssues, IssueStore
     from valid.index import Store, open_active, open_release
@@ -112,8 +113,8 @@ def open_engine(
         question_log = open_question_log(Path(log_path) if log_path else store.root / "questions.sqlite") if log else None
         if question_log is not None:
             closers.append(question_log.close)
-        # --no-log keeps the question out of every store: a gap issue's title and body quote it.
-        issues = AppendingIssues(IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")) if log else None
+        # `valid ask --no-log` passes gap_issues=False too: a gap issue's title and body quote the question.
+        issues = AppendingIssues(IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")) if gap_issues else None
         chunks = release.get_chunks(release.all_chunk_ids())
         return OpenEngine(
             release,
