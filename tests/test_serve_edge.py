@@ -50,19 +50,22 @@ def serving(state: Path, *, settings: EngineSettings | None = None, limits: dict
             yield client, source, server
 
 
+def private_copy(state: Path, to: Path) -> Path:
+    """A copy of an indexed state without the question log and gap issues other tests left in it."""
+    shutil.copytree(state, to, ignore=shutil.ignore_patterns("issues", "questions.sqlite*"))
+    return to
+
+
 @pytest.fixture
 def state(sample_build, tmp_path) -> Path:
     """A private copy of the indexed sample (these tests write question logs and gap issues)."""
-    copy = tmp_path / "state"
-    shutil.copytree(sample_build.state, copy)
-    return copy
+    return private_copy(sample_build.state, tmp_path / "state")
 
 
 @pytest.fixture(scope="module")
 def edge(sample_build, tmp_path_factory):
     """One service with short read timeouts, for the connection-level tests."""
-    state = tmp_path_factory.mktemp("edge") / "state"
-    shutil.copytree(sample_build.state, state)
+    state = private_copy(sample_build.state, tmp_path_factory.mktemp("edge") / "state")
     with serving(state, limits={"header_timeout_s": 0.5, "body_timeout_s": 0.5, "max_header_bytes": 4096,
                                 "max_headers": 20}) as (client, _source, server):
         yield client, server
