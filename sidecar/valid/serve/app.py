@@ -36,8 +36,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from valid import __version__
 from valid.answer.generate import run_before
 from valid.answer.models import AnswerObject
-from valid.serve.engine import Answered, Generation, ReleaseSource, UnknownGeneration
 from valid.serve import admin, edge
+from valid.serve.engine import Answered, Generation, ReleaseSource, UnknownGeneration
 from valid.serve.limits import Admission, BodyLimit, BodyTooLarge, Limits, RateLimiter
 from valid.serve.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from valid.serve.metrics import ServiceMetrics, resident_memory_bytes
@@ -113,13 +113,13 @@ _ERRORS = {  # status → (code, description), for the OpenAPI responses of each
     400: ("bad_request", "Not valid HTTP/1.1."),
     401: ("unauthorized", "An admin route without the admin token."),
     403: ("forbidden", "An admin route on a service bound beyond loopback with no admin token set."),
-    408: ("request_timeout", "The request's headers or body did not arrive in time."),
-    431: ("headers_too_large", "The request headers are over the size or count limit."),
     404: ("not_found", "Unknown path or source."),
+    408: ("request_timeout", "The request's headers or body did not arrive in time."),
     413: ("body_too_large", "The request body is too large."),
     415: ("unsupported_media_type", "The body is not application/json."),
     422: ("invalid_request", "The request does not match the schema (also question_too_long, unknown_generation)."),
     429: ("rate_limited", "Too many asks from this client; see Retry-After."),
+    431: ("headers_too_large", "The request headers are over the size or count limit."),
     500: ("internal", "A bug; details are in the server log only."),
     503: ("saturated", "Every answer slot is taken (saturated) or no release is loaded yet (not_ready); see Retry-After."),
     504: ("timeout", "The answer took longer than the request timeout."),

@@ -173,11 +173,12 @@ def edge_protocol(limits) -> type[EdgeProtocol]:
 
 def uvicorn_options(limits) -> dict[str, Any]:
     """How `valid serve` and `LiveServer` run uvicorn: the edge protocol, h11's own buffer bounded by
-    the same header limit (it guards pipelined requests), and proxy headers off at the server (the
-    app applies them, for trusted proxies only)."""
+    the same header limit (it guards pipelined requests), no WebSocket upgrades, and proxy headers
+    off at the server (the app applies them, for trusted proxies only)."""
     return {
         "http": edge_protocol(limits),
         "h11_max_incomplete_event_size": limits.max_header_bytes + 1024,
+        "ws": "none",  # no WebSocket routes: an upgrade request is served as plain HTTP, never by uvicorn itself
         "proxy_headers": False,
         "server_header": False,
         "access_log": False,
