@@ -78,6 +78,12 @@ class ServeSection(_Section):
     max_inflight: int | None = None
     max_queue: int | None = None
     request_timeout_s: float | None = None
+    max_header_bytes: int | None = None
+    max_headers: int | None = None
+    header_timeout_s: float | None = None
+    body_timeout_s: float | None = None
+    max_gap_issues: int | None = None
+    # The admin token is a secret: VALID_ADMIN_TOKEN, never this file.
 
 
 class Price(_Section):

@@ -26,6 +26,16 @@ from valid.answer.vocabulary import read_vocabulary
 GENERATORS = ("offline", "gemini")
 
 
+def open_question_log(path: Path) -> QuestionLog:
+    """The question log, or a one-line error when its file is not a usable SQLite database."""
+    import sqlite3
+
+    try:
+        return QuestionLog(path)
+    except sqlite3.Error as err:
+        raise ConfigError(f"{path}: the question log cannot be opened ({err}); move it aside or pass --no-log") from None
+
+
 def make_generator(kind: str = "offline", **options) -> Generator:
     if kind == "offline":
         return OfflineExtractive(**options)
@@ -89,8 +99,9 @@ def open_engine(
     issues_dir: str | Path | None = None,
     log_path: str | Path | None = None,
     log: bool = True,
+    gap_issues: bool = True,
 ) -> OpenEngine:
-    from valid.audit.issues import IssueStore
+    from valid.audit.issues import AppendingIssues, IssueStore
     from valid.index import Store, open_active, open_release
 
     store = Store(state, chroma_url=chroma_url)
@@ -99,10 +110,11 @@ def open_engine(
     try:
         generator = make_generator(generator) if isinstance(generator, str) else generator
         query_embedder = embedder_for(release, embedder)
-        question_log = QuestionLog(Path(log_path) if log_path else store.root / "questions.sqlite") if log else None
+        question_log = open_question_log(Path(log_path) if log_path else store.root / "questions.sqlite") if log else None
         if question_log is not None:
             closers.append(question_log.close)
-        issues = IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")
+        # `valid ask --no-log` passes gap_issues=False too: a gap issue's title and body quote the question.
+        issues = AppendingIssues(IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")) if gap_issues else None
         chunks = release.get_chunks(release.all_chunk_ids())
         return OpenEngine(
             release,

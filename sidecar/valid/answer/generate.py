@@ -5,7 +5,9 @@
   abstains when none does. Deterministic: same chunks, same answer.
 - GeminiGenerator: google-genai structured output (see prompt.py for the schema and fencing),
   temperature 0, bounded retries with exponential backoff on 429 and 5xx, tokens from
-  usageMetadata. The API key comes from GEMINI_API_KEY or GOOGLE_API_KEY.
+  usageMetadata. The API key comes from GEMINI_API_KEY or GOOGLE_API_KEY. Inside
+  `provider_deadline(at)` (the service sets it to the request's deadline) no attempt, backoff or
+  HTTP timeout reaches past `at`: the provider never outlives the request that waits for it.
 
 A generator sees only the request: the question, this answer's scope and the in-scope chunks
 (plus, on a revision, its previous draft and the check failures). It never searches.
@@ -15,8 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
-from typing import Protocol
+from contextlib import contextmanager
+from typing import Callable, Iterator, Protocol, TypeVar
 
 from valid.errors import ConfigError
 
@@ -39,6 +43,37 @@ class Generator(Protocol):
 
 # Re-exported: the offline answerer is one of the two generators this module names.
 OfflineExtractive = _OfflineExtractive
+
+
+# -- the request's deadline ----------------------------------------------------------------------
+
+_DEADLINE = threading.local()  # per worker thread: each ask runs in one thread from start to end
+# A model call may run this long past the deadline, so that a request whose answer is too slow is
+# answered 504 by the service (which waits exactly until the deadline) and not, a moment earlier, as a
+# refusal for want of a model; the worker is free right after.
+GRACE_S = 0.25
+T = TypeVar("T")
+
+
+@contextmanager
+def provider_deadline(at: float | None) -> Iterator[None]:
+    """Within the block, model calls in this thread end by `at` (time.monotonic()); None: no bound."""
+    previous = getattr(_DEADLINE, "at", None)
+    _DEADLINE.at = at
+    try:
+        yield
+    finally:
+        _DEADLINE.at = previous
+
+
+def run_before(at: float | None, fn: Callable[[], T]) -> T:
+    with provider_deadline(at):
+        return fn()
+
+
+def seconds_left() -> float | None:
+    at = getattr(_DEADLINE, "at", None)
+    return None if at is None else at - time.monotonic()
 
 
 # -- Gemini -------------------------------------------------------------------------------------
@@ -80,6 +115,7 @@ class GeminiGenerator:
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.max_output_tokens = max_output_tokens
+        self.timeout_ms = timeout_ms
         base_url = base_url or os.environ.get("VALID_GEMINI_BASE_URL")
         options = types.HttpOptions(api_version="v1beta", timeout=timeout_ms, base_url=base_url)
         self._types = types
@@ -99,10 +135,20 @@ class GeminiGenerator:
         last = ""
         for attempt in range(self.max_attempts):
             if attempt:
-                time.sleep(min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1)))
+                pause = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
+                left = seconds_left()
+                if left is not None and left < pause:
+                    break  # the backoff alone would outlast the request's deadline
+                time.sleep(pause)
+            left = seconds_left()
+            if left is not None and left <= 0:
+                last = last or "no time left for a model call before the request's deadline"
+                break
+            timeout_ms = self.timeout_ms if left is None else max(1, min(self.timeout_ms, int((left + GRACE_S) * 1000)))
+            attempt_config = config.model_copy(update={"http_options": self._types.HttpOptions(timeout=timeout_ms)})
             calls += 1
             try:
-                return self._client.models.generate_content(model=self.model, contents=prompt, config=config), calls, ""
+                return self._client.models.generate_content(model=self.model, contents=prompt, config=attempt_config), calls, ""
             except errors.APIError as err:
                 last = f"Gemini returned {err.code}: {str(err.message or err)[:200]}"
                 if err.code not in self.RETRY_STATUS:

@@ -8,16 +8,24 @@ never creates a second issue. The audit opens one issue per finding and `sync` c
 finding is gone; the answer engine opens issues of its own kinds (a refusal: "nothing in scope
 answers X for tpu7x") through the same `open_issue`, and `sync` for one kind never touches another.
 
+Questions that find no content open issues through `append_issues` (`AppendingIssues` is the
+answer engine's sink): append-only (one line added to the record, never a rewrite), deduplicated by
+fingerprint (a question asked again adds nothing; a closed issue stays closed) and capped (past
+`cap` issues opened from questions, new ones are dropped and counted). Readers type those titles, so
+`ISSUES.md` escapes every title as text: no Markdown, link or HTML in a question survives into it.
+
 The store holds no clock times, so the same sequence of calls writes byte-identical files. Writes
-are atomic (temporary file, then rename) and serialised by a lock file, so the audit and the answer
-service can share a store.
+are atomic (temporary file and rename, or one appended line) and serialised by a lock file, so the
+audit and the answer service can share a store.
 """
 
 from __future__ import annotations
 
 import fcntl
+import html
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +40,7 @@ SCOPE_FINDING = "scope-finding"
 RECORD = "issues.jsonl"
 SUMMARY = "ISSUES.md"
 FINGERPRINT_MARKER = "valid-fingerprint"
+DEFAULT_QUESTION_ISSUE_CAP = 1000  # issues opened from questions, kept at most
 
 
 class Issue(BaseModel):
@@ -169,24 +178,88 @@ class IssueStore:
         return issues
 
     @contextmanager
-    def _locked(self) -> Iterator[list[Issue]]:
+    def _lock(self) -> Iterator[None]:
         self.directory.mkdir(parents=True, exist_ok=True)
         with open(self.directory / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                issues = self._read()
-                before = [i.model_dump() for i in issues]
-                yield issues
-                if [i.model_dump() for i in issues] != before or not self.record_path.exists():
-                    self._write(issues)
+                yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
+    @contextmanager
+    def _locked(self) -> Iterator[list[Issue]]:
+        with self._lock():
+            issues = self._read()
+            before = [i.model_dump() for i in issues]
+            yield issues
+            if [i.model_dump() for i in issues] != before or not self.record_path.exists():
+                self._write(issues)
+
+    def append_issues(self, kind: str, drafts: Iterable[IssueDraft], cap: int = DEFAULT_QUESTION_ISSUE_CAP) -> list[str]:
+        """Append new issues of `kind` opened from questions: one outcome per draft, "added",
+        "duplicate" (its fingerprint is known, open or closed) or "dropped" (the cap is reached).
+
+        The record only grows by whole appended lines; the summary is regenerated once per call."""
+        outcomes: list[str] = []
+        with self._lock():
+            issues = self._read()
+            known = {i.fingerprint for i in issues}
+            from_questions = sum(1 for i in issues if i.kind != SCOPE_FINDING)
+            number = max((i.number for i in issues), default=0)
+            added: list[Issue] = []
+            for draft in drafts:
+                if draft.fingerprint in known:
+                    outcomes.append("duplicate")
+                elif from_questions >= cap:
+                    outcomes.append("dropped")
+                else:
+                    number += 1
+                    added.append(
+                        Issue(number=number, fingerprint=draft.fingerprint, kind=kind, state="open",
+                              title=draft.title, body=draft.body, source=draft.source)
+                    )
+                    known.add(draft.fingerprint)
+                    from_questions += 1
+                    outcomes.append("added")
+            if added:
+                _append(self.record_path, "".join(_record_line(i) for i in added))
+                _atomic_write(self.summary_path, render_summary(issues + added))
+        return outcomes
+
     def _write(self, issues: list[Issue]) -> None:
         issues = sorted(issues, key=lambda i: i.number)
-        record = "".join(json.dumps(i.model_dump(mode="json"), ensure_ascii=False) + "\n" for i in issues)
+        record = "".join(_record_line(i) for i in issues)
         _atomic_write(self.record_path, record)
         _atomic_write(self.summary_path, render_summary(issues))
+
+
+class AppendingIssues:
+    """The answer engine's sink (`open_issue`) over `IssueStore.append_issues`, in the caller's thread.
+
+    The service writes through `valid.serve.gaps.GapIssueWriter` instead, off the request's path."""
+
+    def __init__(self, store: IssueStore, cap: int = DEFAULT_QUESTION_ISSUE_CAP):
+        self.store = store
+        self.cap = cap
+
+    def open_issue(self, kind: str, fingerprint: str, title: str, body: str, source: str) -> IssueDraft:
+        draft = IssueDraft(fingerprint=fingerprint, title=title, body=body, source=source)
+        self.store.append_issues(kind, [draft], self.cap)
+        return draft
+
+
+def _record_line(issue: Issue) -> str:
+    return json.dumps(issue.model_dump(mode="json"), ensure_ascii=False) + "\n"
+
+
+def _append(path: Path, text: str) -> None:
+    """Append whole lines with one write (O_APPEND): a reader never sees half a line unless it crashed."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def _open(issues: list[Issue], kind: str, draft: IssueDraft) -> tuple[Issue, bool]:
@@ -227,18 +300,39 @@ def render_summary(issues: list[Issue]) -> str:
     if open_issues:
         lines += ["## Open", "", "| # | kind | where | issue |", "|---|---|---|---|"]
         for issue in open_issues:
-            link = f"[{issue.title}]({issue.github_url})" if issue.github_url else issue.title
-            lines.append(f"| {issue.number} | {issue.kind} | `{issue.source}` | {_cell(link)} |")
+            title = _text(issue.title)
+            link = f"[{title}]({_url(issue.github_url)})" if issue.github_url else title
+            lines.append(f"| {issue.number} | {_text(issue.kind)} | `{_code(issue.source)}` | {link} |")
         lines.append("")
     if closed:
         lines += ["## Closed", ""]
-        lines += [f"- #{i.number} ({i.kind}, `{i.source}`): {i.title}" for i in closed]
+        lines += [f"- #{i.number} ({_text(i.kind)}, `{_code(i.source)}`): {_text(i.title)}" for i in closed]
         lines.append("")
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+# Markdown's inline punctuation; '.' and ':' too, so a typed address never becomes an autolink.
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()!|~<>.:])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+_MAX_TEXT = 300
+
+
+def _text(text: str) -> str:
+    """Plain text for one line of Markdown (a table cell or a list item): what a reader typed shows as
+    typed and never becomes a link, an image, emphasis, a heading or HTML."""
+    text = " ".join(_CONTROL.sub(" ", text).split())
+    if len(text) > _MAX_TEXT:
+        text = text[: _MAX_TEXT - 1] + "…"
+    return html.escape(_MARKDOWN.sub(r"\\\1", text), quote=False).replace("\\&lt;", "&lt;").replace("\\&gt;", "&gt;")
+
+
+def _code(text: str) -> str:
+    """Text inside a code span: backticks and line breaks would end it."""
+    return " ".join(_CONTROL.sub(" ", text).replace("`", "'").split())[:_MAX_TEXT]
+
+
+def _url(url: str) -> str:
+    return url if re.fullmatch(r"https?://[^\s<>()]+", url) else ""
 
 
 def _atomic_write(path: Path, text: str) -> None:

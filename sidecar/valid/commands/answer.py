@@ -23,7 +23,7 @@ from valid.answer.models import AnswerObject
 @click.option("--generator", type=click.Choice(GENERATORS), default="offline", show_default=True,
               help="offline: extractive, no model. gemini: Gemini structured output (GEMINI_API_KEY).")
 @click.option("--model", help="Gemini model name (default VALID_GEMINI_MODEL or gemini-3.8-flash).")
-@click.option("--no-log", is_flag=True, help="Do not write the question to the question log.")
+@click.option("--no-log", is_flag=True, help="Keep the question out of every store: no question log, no gap issue.")
 def ask_command(question, generation, as_json, state, chroma_url, generator, model, no_log):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
@@ -33,7 +33,8 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     STATE/questions.sqlite; refusals open a gap issue in STATE/issues.
     """
     options = {"model": model} if (generator == "gemini" and model) else {}
-    engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log)
+    engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
+                         gap_issues=not no_log)
     try:
         result = engine.ask(question, generation)
     finally:

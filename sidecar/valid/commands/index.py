@@ -137,18 +137,27 @@ def releases_list(state, as_json):
 @click.option("--expected", default=None, help="Fail unless this release (id or prefix, or 'none') is the active one.")
 def releases_activate(release_id, state, expected):
     """Make RELEASE_ID (or a unique prefix of it) the active release."""
-    from valid.index import activate, active_release_id, resolve_release_id
+    from valid.index import activate, resolve_release_id
+    from valid.index.activation import recovered_active_id
 
     store = _store(state)
     full = resolve_release_id(store, release_id)
     if expected is None:
-        current = active_release_id(store)
+        current = recovered_active_id(store)  # a damaged pointer must not block writing a good one
     elif expected == "none":
         current = None
     else:
         current = resolve_release_id(store, expected)
+    _check_opens(store, full)
     activate(store, full, expected=current)
     click.echo(f"active release: {full[:12]}")
+
+
+def _check_opens(store, release_id: str) -> None:
+    """Fail closed: a release whose files are damaged or tampered with is never made active."""
+    from valid.index import open_release
+
+    open_release(store, release_id).close()
 
 
 @releases_group.command("rollback")
@@ -157,7 +166,8 @@ def releases_rollback(state):
     """Make the previously active release active again."""
     from valid.index import rollback
 
-    new = rollback(_store(state))
+    store = _store(state)
+    new = rollback(store, check=lambda release_id: _check_opens(store, release_id))
     click.echo(f"active release: {new.active[:12]}")
 
 

@@ -39,11 +39,29 @@ _DEFAULTS = Limits()
               help="Answers waiting for a slot; past that: 503 with Retry-After.")
 @click.option("--timeout", "request_timeout_s", type=click.FloatRange(0, min_open=True),
               default=_DEFAULTS.request_timeout_s, show_default=True, help="Seconds an ask may take, queue included.")
+@click.option("--max-header-bytes", type=click.IntRange(1024), default=_DEFAULTS.max_header_bytes, show_default=True,
+              help="Largest request line plus headers; beyond: 431.")
+@click.option("--max-headers", type=click.IntRange(8), default=_DEFAULTS.max_headers, show_default=True,
+              help="Most request headers; beyond: 431.")
+@click.option("--header-timeout", "header_timeout_s", type=click.FloatRange(0, min_open=True),
+              default=_DEFAULTS.header_timeout_s, show_default=True, help="Seconds for a request's headers to arrive; then 408.")
+@click.option("--body-timeout", "body_timeout_s", type=click.FloatRange(0, min_open=True),
+              default=_DEFAULTS.body_timeout_s, show_default=True, help="Seconds for a request's body to arrive; then 408.")
+@click.option("--forwarded-allow-ips", envvar="VALID_FORWARDED_ALLOW_IPS", default="", metavar="IPS",
+              help="Comma-separated proxy addresses or networks (10.0.0.0/8) trusted to name the client in "
+                   "X-Forwarded-For; rate limits then key on that client. Default: none, the peer is the client.")
+@click.option("--admin-token", envvar="VALID_ADMIN_TOKEN", default=None,
+              help="Bearer token for /metrics and /v1/admin/reload (prefer env VALID_ADMIN_TOKEN). Needed for them "
+                   "when --host is not loopback.")
+@click.option("--no-log", is_flag=True, help="Keep question text out of every store (no question log, no gap issues).")
+@click.option("--max-gap-issues", type=click.IntRange(0), default=1000, show_default=True,
+              help="Gap issues opened from questions, kept at most; later ones are dropped and counted.")
 @click.option("--openapi", "openapi_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the OpenAPI schema to this file and exit (docs/openapi.json).")
 def serve(host, port, state, chroma_url, generator, gemini_model, question_log, issues_dir, cors_origins,
           max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
-          request_timeout_s, openapi_out):  # fmt: skip
+          request_timeout_s, max_header_bytes, max_headers, header_timeout_s, body_timeout_s, forwarded_allow_ips,
+          admin_token, no_log, max_gap_issues, openapi_out):  # fmt: skip
     """Serve `POST /v1/ask` and the ask page on the active release.
 
     Ready (GET /healthz) once the active release is opened and verified. Each request is answered
@@ -61,8 +79,20 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         max_inflight=max_inflight,
         max_queue=max_queue,
         request_timeout_s=request_timeout_s,
+        max_header_bytes=max_header_bytes,
+        max_headers=max_headers,
+        header_timeout_s=header_timeout_s,
+        body_timeout_s=body_timeout_s,
     )
-    config = ServeConfig(limits=limits, cors_origins=tuple(cors_origins))
+    from valid.serve.admin import is_loopback
+
+    config = ServeConfig(
+        limits=limits,
+        cors_origins=tuple(cors_origins),
+        forwarded_allow_ips=tuple(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()),
+        admin_token=admin_token or None,
+        admin_open=is_loopback(host),
+    )
     if openapi_out is not None:
         app = create_app(_NoReleases(), config)
         openapi_out.write_text(openapi_json(app), encoding="utf-8")
@@ -74,12 +104,21 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     from valid.index import Store
 
     settings = EngineSettings(
-        generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir
+        generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
+        log_questions=not no_log, max_gap_issues=max_gap_issues,
     )
-    app = create_app(LibraryReleases(Store(state, chroma_url), settings), config)
-    # proxy_headers off: the rate limit keys on the peer address, which a client cannot forge.
-    uvicorn.run(app, host=host, port=port, proxy_headers=False, server_header=False, access_log=False,
-                log_level="info", timeout_graceful_shutdown=5)
+    from valid.serve.startup import open_active_or_fail
+
+    source = open_active_or_fail(LibraryReleases(Store(state, chroma_url), settings))
+    app = create_app(source, config)
+    from valid.serve.edge import uvicorn_options
+
+    if not config.admin_open and not config.admin_token:
+        click.echo(f"valid serve: {host} is not loopback and no admin token is set: /metrics and "
+                   "/v1/admin/reload answer 403 (set VALID_ADMIN_TOKEN)", err=True)
+    # The edge protocol bounds headers and read times; proxy headers are applied by the app, for
+    # --forwarded-allow-ips only, so a client cannot pick the address its rate limit keys on.
+    uvicorn.run(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=5, **uvicorn_options(limits))
 
 
 class _NoReleases:

@@ -46,6 +46,7 @@ from valid.index.manifest import (
     Operational,
     embedding_input,
     identity_for,
+    scope_digest,
 )
 from valid.index.report import Changes, EmbeddingCounts, IndexReport, ReleaseLine, to_html
 from valid.index.store import Store
@@ -259,6 +260,7 @@ def _build(
                 embed_batch_size=embed_batch,
                 chunks=len(export.chunks),
                 per_profile={p: sum(1 for c in export.chunks if c.scope[p]) for p in profiles},
+                content_digest=scope_digest((c.id, c.digest, [c.scope[p] for p in profiles]) for c in export.chunks),
             ),
         )
         atomic_write(staging / "export-header.json", export.header.model_dump_json(indent=2).encode() + b"\n")

@@ -13,10 +13,16 @@ a later commit is the same release, reused at no cost.)
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from importlib import metadata
+from typing import Iterable, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from valid.errors import ReleaseError
 
 from valid.exportfile import LoadedExport, canonical_json, sha256_hex
 
@@ -117,12 +123,29 @@ class Operational(_Frozen):
     embed_batch_size: int | None = None
     chunks: int
     per_profile: dict[str, int]
+    content_digest: str | None = Field(
+        default=None,
+        description="scope_digest of the chunks as built: opening the release recomputes it from both stores.",
+    )
 
 
 class Manifest(_Frozen):
     release_id: str
     identity: Identity
     operational: Operational
+
+
+def scope_digest(rows: Iterable[tuple[str, str, Sequence[bool]]]) -> str:
+    """sha256 over every chunk's (id, text digest, scope per profile), in id order.
+
+    Computed at build time from the export and at open time from each store (FTS5 columns, Chroma
+    metadata), so a scope field changed after the build, in either store, fails the open instead
+    of silently widening or narrowing what a generation's reader sees."""
+    digest = hashlib.sha256()
+    for chunk_id, text_digest, scope in sorted(rows, key=lambda row: row[0]):
+        bits = "".join("1" if bool(v) else "0" for v in scope)
+        digest.update(f"{chunk_id}\x1f{text_digest}\x1f{bits}\n".encode("utf-8"))
+    return digest.hexdigest()
 
 
 def metadata_fields(profiles: list[str]) -> list[str]:
@@ -153,3 +176,35 @@ def identity_for(export: LoadedExport, embedder_id: str, dimension: int, setting
         vectors=VectorIdentity(version=_chromadb_version(), hnsw=settings.hnsw, metadata_fields=metadata_fields(export.profiles)),
         bm25=Bm25Identity(sqlite_version=sqlite3.sqlite_version, settings=settings.bm25),
     )
+
+
+def read_model(path: Path, model: type[BaseModel], release_id: str):
+    """A release file parsed as `model`, or a one-line ReleaseError naming the file and what is wrong."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ReleaseError(f"release {release_id[:12]} is damaged: {path} is missing; rebuild it with `valid index`") from None
+    except OSError as err:
+        raise ReleaseError(f"release {release_id[:12]}: {path} cannot be read ({err.strerror})") from None
+    try:
+        return model.model_validate_json(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "file"
+        raise ReleaseError(
+            f"release {release_id[:12]} is damaged: {path} ({where}: {first['msg']}); rebuild it with `valid index`"
+        ) from None
+
+
+def read_manifest(release_dir: Path, release_id: str) -> Manifest:
+    """release.json, checked to describe this release: its id and the hash of its identity match."""
+    return check_identity(read_model(release_dir / "release.json", Manifest, release_id), release_dir, release_id)
+
+
+def check_identity(manifest: Manifest, release_dir: Path, release_id: str) -> Manifest:
+    if manifest.release_id != release_id or manifest.identity.release_id != release_id:
+        raise ReleaseError(
+            f"release {release_id[:12]} is damaged: {release_dir / 'release.json'} describes another release "
+            f"(its identity hashes to {manifest.identity.release_id[:12]}); rebuild it with `valid index`"
+        )
+    return manifest

@@ -14,6 +14,7 @@ release's own scope table, so a store that ever returned an out-of-scope chunk f
 from __future__ import annotations
 
 import math
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Sequence
@@ -21,10 +22,18 @@ from typing import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from valid.contracts import Chunk, ExportHeader
-from valid.errors import ReleaseError
+from valid.errors import ReleaseError, ValidError
 from valid.index import fts, vectors
 from valid.index.activation import active_release_id, is_registered
-from valid.index.manifest import INDEX_SCHEMA_VERSION, SCOPE_VALUES, Manifest, metadata_fields
+from valid.index.manifest import (
+    INDEX_SCHEMA_VERSION,
+    SCOPE_VALUES,
+    Manifest,
+    metadata_fields,
+    check_identity,
+    read_model,
+    scope_digest,
+)
 from valid.index.store import Store
 
 
@@ -43,31 +52,94 @@ class Release:
         self.store = store
         self.id = release_id
         self.path: Path = store.release_dir(release_id)
-        self.manifest = Manifest.model_validate_json((self.path / "release.json").read_bytes())
-        self.header = ExportHeader.model_validate_json((self.path / "export-header.json").read_bytes())
+        self.manifest = read_model(self.path / "release.json", Manifest, release_id)
         self.profiles: list[str] = list(self.manifest.identity.export.profiles)
-        _check_compatible(self.manifest, release_id, self.profiles)
+        _check_compatible(self.manifest, release_id, self.profiles)  # before the hash: an older build hashes right
+        check_identity(self.manifest, self.path, release_id)
+        self.header = read_model(self.path / "export-header.json", ExportHeader, release_id)
+        if self.manifest.operational.content_digest is None:
+            raise ReleaseError(
+                f"release {release_id[:12]} records no content digest (built by an older VALID): rebuild it with `valid index`"
+            )
         self.embedder_id = self.manifest.identity.embedder.id
         self.dimension = self.manifest.identity.embedder.dimension
         self._bm25 = self.manifest.identity.bm25.settings
         self._lock = threading.Lock()
-        self._db = fts.connect_readonly(self.path / "fts.sqlite")
-        self._counts = {
-            p: self._db.execute(f"SELECT count(*) FROM chunks WHERE {fts.column(p)} = 1").fetchone()[0] for p in self.profiles
-        }
-        total = self._db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        self._collection = vectors.get_collection(store.client, self.manifest.operational.collection)
+        self._db = None
+        try:
+            self._open_fts()
+            self._open_vectors()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- opening: every store is checked against the manifest before anything is searched ----
+    def _damaged(self, what: str) -> ReleaseError:
+        return ReleaseError(f"release {self.id[:12]} is damaged: {what}; rebuild it with `valid index`")
+
+    def _open_fts(self) -> None:
+        path = self.path / "fts.sqlite"
+        if not path.is_file():
+            raise self._damaged(f"{path} is missing")
+        op = self.manifest.operational
+        try:
+            self._db = fts.connect_readonly(path)
+            columns = ", ".join(fts.column(p) for p in self.profiles)
+            rows = self._db.execute(f"SELECT id, digest, {columns} FROM chunks").fetchall()
+            # The chunk JSON carries the scope too (citations and source views read it): it must agree.
+            disagree = [
+                p for p in self.profiles
+                if self._db.execute(
+                    f"SELECT count(*) FROM chunks WHERE json_extract(json, ?) IS NOT {fts.column(p)}",
+                    ('$.scope."' + p.replace('"', '\\"') + '"',),
+                ).fetchone()[0]
+            ]
+            indexed = self._db.execute("SELECT count(*) FROM chunks_fts").fetchone()[0]
+        except sqlite3.Error as err:
+            raise self._damaged(f"{path} cannot be read ({err})") from None
+        self._counts = {p: sum(1 for row in rows if row[2 + i]) for i, p in enumerate(self.profiles)}
+        if len(rows) != op.chunks or indexed != op.chunks:
+            raise self._damaged(f"FTS5 holds {len(rows)} chunks ({indexed} indexed), its manifest {op.chunks}")
+        if self._counts != op.per_profile:
+            raise self._damaged(f"FTS5 scope counts {_counts(self._counts)} differ from the manifest's {_counts(op.per_profile)}")
+        if scope_digest((r[0], r[1], r[2:]) for r in rows) != op.content_digest:
+            raise self._damaged("the scope or digests of FTS5's chunks differ from the manifest's content digest")
+        if disagree:
+            raise self._damaged(f"the chunk JSON in FTS5 disagrees with its scope columns for {', '.join(disagree)}")
+
+    def _open_vectors(self) -> None:
+        op = self.manifest.operational
+        try:
+            self._collection = vectors.get_collection(self.store.client, op.collection)
+        except ValidError:  # an unreachable Chroma server says so itself
+            raise
+        except Exception as err:  # Chroma raises many types for damaged files; any of them is fatal here
+            raise self._damaged(f"Chroma ({self.store.describe()}) cannot be read ({type(err).__name__}: {_first_line(err)})") from None
         if self._collection is None:
             raise ReleaseError(
-                f"release {release_id[:12]}: collection {self.manifest.operational.collection} is missing from Chroma "
-                f"({store.describe()}); was it built against another store? Rebuild with `valid index`"
+                f"release {self.id[:12]}: collection {op.collection} is missing from Chroma "
+                f"({self.store.describe()}); was it built against another store? Rebuild with `valid index`"
             )
-        count = self._collection.count()
-        if count != total or total != self.manifest.operational.chunks:
-            raise ReleaseError(
-                f"release {release_id[:12]} is damaged: {count} vectors, {total} BM25 rows, "
-                f"{self.manifest.operational.chunks} chunks in its manifest"
-            )
+        try:
+            count = self._collection.count()
+            metadatas = vectors.all_metadata(self._collection)
+            # One k-NN query loads the vector index itself (its files are read lazily).
+            if count:
+                probe = [1.0] + [0.0] * (self.dimension - 1)
+                self._collection.query(query_embeddings=[probe], n_results=1, include=[])
+        except Exception as err:
+            raise self._damaged(f"Chroma ({self.store.describe()}) cannot be read ({type(err).__name__}: {_first_line(err)})") from None
+        if count != op.chunks or len(metadatas) != op.chunks:
+            raise self._damaged(f"Chroma holds {count} vectors, FTS5 and the manifest {op.chunks} chunks")
+        fields = [vectors.scope_field(p) for p in self.profiles]
+        try:
+            rows = [(i, m["digest"], [m[f] for f in fields]) for i, m in metadatas]
+        except (KeyError, TypeError) as err:
+            raise self._damaged(f"a Chroma metadata row lacks {err}") from None
+        if any(not isinstance(v, bool) for _, _, scope in rows for v in scope):
+            raise self._damaged("a Chroma scope field is not a boolean")
+        if scope_digest(rows) != op.content_digest:
+            raise self._damaged("the scope or digests of Chroma's chunks differ from the manifest's content digest")
 
     # -- comparison groups ----------------------------------------------------------------
     @property
@@ -210,7 +282,8 @@ class Release:
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
 
     def __enter__(self) -> "Release":
         return self
@@ -233,6 +306,14 @@ def _check_compatible(manifest: Manifest, release_id: str, profiles: list[str]) 
             f"release {release_id[:12]} was built by another version of VALID (index schema {stored[0]}, scope "
             f"fields {stored[1]}); this one reads schema {expected[0]} ({expected[1]}): rebuild it with `valid index`"
         )
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{p}={n}" for p, n in counts.items())
+
+
+def _first_line(err: BaseException) -> str:
+    return (str(err).strip().splitlines() or [""])[0][:200]
 
 
 def open_release(store: Store, release_id: str) -> Release:

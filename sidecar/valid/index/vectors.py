@@ -74,6 +74,18 @@ def delete_collection(client, name: str) -> None:
         pass
 
 
+def all_metadata(collection, page: int = 5000) -> list[tuple[str, dict]]:
+    """(id, metadata) of every vector in the collection, read in pages."""
+    out: list[tuple[str, dict]] = []
+    offset = 0
+    while True:
+        got = collection.get(include=["metadatas"], limit=page, offset=offset)
+        out.extend(zip(got["ids"], got["metadatas"]))
+        if len(got["ids"]) < page:
+            return out
+        offset += page
+
+
 def add(collection, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]], profiles: Sequence[str], progress=None) -> None:
     total = len(chunks)
     for start in range(0, total, _ADD_BATCH):

@@ -5,7 +5,8 @@
     GET  /v1/sources/{path}      the chunks of one source file (JSON), for citation links
     GET  /sources/{path}         the same as an HTML page, the target of the ask page's citations
     GET  /healthz                200 once the active release is loaded and verified, else 503
-    GET  /metrics                Prometheus text format
+    GET  /metrics                Prometheus text format (admin: a token beyond loopback)
+    POST /v1/admin/reload        re-read the active pointer now (admin)
     GET  /                       the ask page (static HTML, CSS and JavaScript)
 
 Every non-2xx response is `ErrorBody` ({"error": {"code", "message", "request_id"}}); a bug is
@@ -33,7 +34,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from valid import __version__
+from valid.answer.generate import run_before
 from valid.answer.models import AnswerObject
+from valid.serve import admin, edge
 from valid.serve.engine import Answered, Generation, ReleaseSource, UnknownGeneration
 from valid.serve.limits import Admission, BodyLimit, BodyTooLarge, Limits, RateLimiter
 from valid.serve.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -50,6 +53,7 @@ from valid.serve.schemas import (
 from valid.serve.sources import render_source_page, source_view
 
 log = logging.getLogger("valid.serve")
+EDGE_STATUSES = (400, 408, 431)
 
 STATIC = resources.files("valid.serve") / "static"
 
@@ -77,6 +81,11 @@ class ServeConfig(BaseModel):
     release_retry_failed_s: float = Field(
         default=30.0, ge=0, description="Wait before trying again to open a release that failed to open."
     )
+    forwarded_allow_ips: tuple[str, ...] = Field(
+        default=(), description="Proxies (addresses or networks) whose X-Forwarded-For names the client; empty: none."
+    )
+    admin_token: str | None = Field(default=None, description="Bearer token for the admin routes (metrics, reload).")
+    admin_open: bool = Field(default=True, description="Admin routes open without a token (the service is on loopback).")
 
 
 class ApiError(Exception):
@@ -101,11 +110,16 @@ def _request_id(request: Request) -> str:
 
 
 _ERRORS = {  # status → (code, description), for the OpenAPI responses of each route
+    400: ("bad_request", "Not valid HTTP/1.1."),
+    401: ("unauthorized", "An admin route without the admin token."),
+    403: ("forbidden", "An admin route on a service bound beyond loopback with no admin token set."),
     404: ("not_found", "Unknown path or source."),
+    408: ("request_timeout", "The request's headers or body did not arrive in time."),
     413: ("body_too_large", "The request body is too large."),
     415: ("unsupported_media_type", "The body is not application/json."),
     422: ("invalid_request", "The request does not match the schema (also question_too_long, unknown_generation)."),
     429: ("rate_limited", "Too many asks from this client; see Retry-After."),
+    431: ("headers_too_large", "The request headers are over the size or count limit."),
     500: ("internal", "A bug; details are in the server log only."),
     503: ("saturated", "Every answer slot is taken (saturated) or no release is loaded yet (not_ready); see Retry-After."),
     504: ("timeout", "The answer took longer than the request timeout."),
@@ -113,6 +127,7 @@ _ERRORS = {  # status → (code, description), for the OpenAPI responses of each
 
 
 def _responses(*statuses: int, html: bool = False) -> dict[int | str, dict[str, Any]]:
+    statuses = (*statuses, *EDGE_STATUSES)  # the edge answers these on any route
     if html:  # the route's own media type is text/html; its errors are still JSON
         ref = {"$ref": "#/components/schemas/ErrorBody"}
         return {s: {"description": _ERRORS[s][1], "content": {"application/json": {"schema": ref}}} for s in statuses}
@@ -310,8 +325,9 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
         except ApiError:
             lease.end()
             raise
+        deadline = time.monotonic() + limits.request_timeout_s  # model calls end by then (retries included)
         future = admission.submit(
-            lambda: _timed(lambda: lease.answerer.ask(body.question, generation)),
+            lambda: _timed(lambda: run_before(deadline, lambda: lease.answerer.ask(body.question, generation))),
             on_done=lease.end,  # the lease lasts as long as the work, even past a timeout
         )
         if future is None:
@@ -402,10 +418,15 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
             raise ApiError(503, "not_ready", f"not ready: {why}", retry_after=1)
         return Health(status="ready", release=status.release)
 
+    admin_only = admin.admin_guard(config.admin_token, config.admin_open, ApiError)
+    admin.add_admin_routes(app, holder, admin_only, _responses(401, 403, 500))
+
     @app.get(
         "/metrics",
         response_class=Response,
-        responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format 0.0.4."}},
+        dependencies=[Depends(admin_only)],
+        responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format 0.0.4."},
+                   **_responses(401, 403)},
         summary="Metrics: requests, outcomes (degraded included), stage latencies, limits.",
     )
     def metrics_text() -> Response:
@@ -437,6 +458,7 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None) -> Fast
             expose_headers=["retry-after", "x-request-id", "x-valid-release"],
         )
     app.add_middleware(Observe, metrics=metrics, holder=holder, spawn_check=spawn_check)
+    edge.install(app, config.forwarded_allow_ips, SECURITY_HEADERS)  # outermost: HEAD, trusted proxies
     return app
 
 

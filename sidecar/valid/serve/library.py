@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from valid.answer.engine import embedder_for, owned_table
+from valid.answer.engine import embedder_for, open_question_log, owned_table
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
@@ -37,7 +37,8 @@ class EngineSettings:
     gemini_base_url: str | None = None  # tests: the local fake Gemini server
     question_log: Path | None = None  # default: <state>/questions.sqlite
     issues_dir: Path | None = None  # gap issues; default: <state>/issues
-    log_questions: bool = True
+    log_questions: bool = True  # False (--no-log): no question log and no gap issues (both hold the question)
+    max_gap_issues: int = 1000  # gap issues opened from questions, kept at most
 
     def generator_options(self) -> dict:
         if self.generator != "gemini":
@@ -55,8 +56,9 @@ def _generations(release) -> list[Generation]:
 class LibraryAnswerer:
     """One open, verified release and per-thread answer engines over it."""
 
-    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path):
+    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path, gaps=None):
         self._release = release
+        self._gaps = gaps
         self._embedder = embedder
         self._settings = settings
         self._state_root = state_root
@@ -66,9 +68,7 @@ class LibraryAnswerer:
         self._vocabulary = read_vocabulary(chunks)
         self._log = None
         if settings.log_questions:
-            from valid.answer import QuestionLog
-
-            self._log = QuestionLog(settings.question_log or state_root / "questions.sqlite")
+            self._log = open_question_log(settings.question_log or state_root / "questions.sqlite")
         self._local = threading.local()
         self._by_path: dict[str, list[str]] | None = None
         self._closed = False
@@ -82,6 +82,11 @@ class LibraryAnswerer:
 
     def verify(self) -> None:
         """Run every generation's search once through both channels, and the embedder once."""
+        from valid.answer import make_generator
+
+        # Build one generator now: its client library is loaded (and its key checked) before the
+        # service is ready, not inside the first asks' deadlines.
+        make_generator(self._settings.generator, **self._settings.generator_options())
         vector = self._embedder.embed_query("create a TPU VM")
         for g in self._generations:
             if self._release.count_in_scope(g.name) < 1:
@@ -93,7 +98,6 @@ class LibraryAnswerer:
         engine = getattr(self._local, "engine", None)
         if engine is None:
             from valid.answer import AnswerEngine, make_generator
-            from valid.audit.issues import IssueStore
 
             s = self._settings
             engine = AnswerEngine(
@@ -101,7 +105,7 @@ class LibraryAnswerer:
                 self._embedder,
                 make_generator(s.generator, **s.generator_options()),
                 self._owned,
-                issues=IssueStore(s.issues_dir or self._state_root / "issues"),
+                issues=self._gaps,
                 log=self._log,
                 release_id=self._release.id,
                 profiles=self._release.header.profiles,
@@ -163,6 +167,13 @@ class LibraryReleases:
         self._embedder_factory = embedder_factory
         self._embedders: dict[tuple[str, int], object] = {}
         self._lock = threading.Lock()
+        self.gaps = None  # one gap-issue writer for every release this source opens
+        if self.settings.log_questions:
+            from valid.audit.issues import IssueStore
+            from valid.serve.gaps import GapIssueWriter
+
+            directory = self.settings.issues_dir or Path(store.root) / "issues"
+            self.gaps = GapIssueWriter(IssueStore(directory), self.settings.max_gap_issues)
 
     def active_id(self) -> str | None:
         from valid.index.activation import active_release_id
@@ -183,7 +194,9 @@ class LibraryReleases:
 
         release = open_release(self.store, release_id)
         try:
-            answerer = LibraryAnswerer(release, self._embedder_for(release), self.settings, Path(self.store.root))
+            answerer = LibraryAnswerer(
+                release, self._embedder_for(release), self.settings, Path(self.store.root), self.gaps
+            )
         except Exception:
             release.close()
             raise

@@ -33,6 +33,10 @@ class Limits(BaseModel):
     max_queue: int = Field(default=16, ge=0, description="Answers waiting for a slot; beyond this: 503.")
     request_timeout_s: float = Field(default=20.0, gt=0, description="Longest an ask may take, queue included.")
     max_clients_tracked: int = Field(default=10_000, ge=1, description="Clients remembered by the rate limiter.")
+    max_header_bytes: int = Field(default=16_384, ge=1024, description="Largest request line plus headers; beyond: 431.")
+    max_headers: int = Field(default=100, ge=8, description="Most request header lines; beyond: 431.")
+    header_timeout_s: float = Field(default=10.0, gt=0, description="Time for a request's headers to arrive; then 408.")
+    body_timeout_s: float = Field(default=30.0, gt=0, description="Time for a request's body to arrive after its headers; then 408.")
 
 
 class RateLimiter:

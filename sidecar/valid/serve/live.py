@@ -22,9 +22,12 @@ class LiveServer:
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind((host, port))
         self.host, self.port = self._socket.getsockname()[:2]
-        config = uvicorn.Config(
-            app, log_level=log_level, lifespan="on", proxy_headers=False, server_header=False, access_log=False
-        )
+        from valid.serve.edge import uvicorn_options
+        from valid.serve.limits import Limits
+
+        served = getattr(getattr(app, "state", None), "config", None)
+        limits = served.limits if served is not None else Limits()
+        config = uvicorn.Config(app, log_level=log_level, lifespan="on", **uvicorn_options(limits))
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self._socket]}, name="valid-serve", daemon=True

@@ -132,15 +132,18 @@ class ReleaseHolder:
             self._last_check = now
             return True
 
-    def check(self) -> bool:
+    def check(self, *, retry_failed: bool = False) -> bool:
         """Re-read the active pointer; open, verify and swap in a new release. Blocking.
 
         Returns True when the current release changed. Never raises: a failed open keeps the old
-        release and is recorded in `stats`.
+        release and is recorded in `stats`. `retry_failed` (an operator's reload) tries a release
+        that failed to open again without waiting `retry_failed_s`.
         """
-        if not self._check_lock.acquire(blocking=False):
+        if not self._check_lock.acquire(blocking=retry_failed):
             return False  # another check is opening a release right now
         try:
+            if retry_failed:
+                self._failed_at.clear()
             return self._check()
         finally:
             self._check_lock.release()

@@ -11,6 +11,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 ErrorCode = Literal[
+    "bad_request",  # 400: not valid HTTP/1.1 (answered by the service's edge)
+    "unauthorized",  # 401: an admin route without the right bearer token
+    "forbidden",  # 403: an admin route on a service bound beyond loopback with no admin token set
+    "request_timeout",  # 408: the request's headers or body did not arrive in time
+    "headers_too_large",  # 431: request headers over the size or count limit
     "invalid_request",  # 422: the body is not JSON or does not match AskRequest
     "question_too_long",  # 422: the question is longer than the service's limit
     "unknown_generation",  # 422: a generation the release's subject scheme does not define
