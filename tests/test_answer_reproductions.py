@@ -273,11 +273,3 @@ def test_the_sections_title_says_what_a_bare_statement_answers(corvane):
 def test_a_compound_of_the_question_said_as_one_phrase_picks_sign_in_over_sign_out(corvane):
     obj = ask(corvane, "Which sign-in command does Corvane CLI 1.1.0 use?")
     assert only_answer(obj, "cli-1.1.0").answer == "corvane login"
-
-
-def test_an_availability_question_about_one_release_lacking_the_thing_is_refused_naming_it(corvane):
-    # Issue 11 answers availability as a comparison; about one release whose content lacks the
-    # command, the refusal names it and opens a gap issue, as for any absent item.
-    obj = ask(corvane, "Is corvane sync available in Corvane CLI 1.0.0?")
-    assert obj.outcome == "refuse" and "corvane sync" in obj.refusal.reason
-    assert obj.refusal.gap_issue

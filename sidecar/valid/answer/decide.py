@@ -159,7 +159,7 @@ class AnswerEngine:
 
         # -- comparison and availability questions: their own flow (valid.answer.compare_flow) --
         kind = comparison_kind(question, resolution, self.owned)
-        if kind is not None and not (kind == "availability" and self._lacks(question, resolution, searched)):
+        if kind is not None:
             return ask_comparison(self, question, resolution, kind, started, stages)
         # -----------------------------------------------------------------------------------------
 
@@ -425,22 +425,6 @@ class AnswerEngine:
     @staticmethod
     def _has_own(retrieval: RetrievalOutcome, pool: Sequence[str]) -> bool:
         return any(not set(pool) <= set(chunk.scope) for chunk in retrieval.chunks[:SHARED_DEPTH])
-
-    def _lacks(self, question: str, resolution: ScopeResolution, searched: str) -> bool:
-        """An availability question about one generation whose content lacks what it asks about:
-        refused like any such question, naming the missing term, with a gap issue (answerable.py),
-        rather than answered "no" as a comparison of one."""
-        if len(resolution.profiles) != 1 or resolution.unknown:
-            return False
-        profile = resolution.profiles[0]
-        retrieval = retrieve_in_scope(
-            self.release, self.embedder, search_text(searched, resolution, profile), profile, self.abbreviations
-        )
-        names = self._names(resolution)
-        about = anchors(question, names, self.vocabulary.commands)
-        words = question_words(question, [*names, *(a.text for a in about)])
-        pool = [p.name for p in self.profiles]
-        return not assess(self.release, profile, pool, about, words, retrieval.chunks, self.abbreviations).answerable
 
     def _answerable_in(self, question, resolution, profiles, pool, retrievals) -> list[str]:
         names = self._names(resolution)
