@@ -110,9 +110,9 @@ class LibraryAnswerer:
             self._local.engine = engine
         return engine
 
-    def ask(self, question: str, generation: str | None) -> Answered:
+    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None) -> Answered:
         try:
-            result = self._engine().ask(question, generation)
+            result = self._engine().ask(question, generation, progress=progress)
         except UnknownGenerationError as err:
             raise UnknownGeneration(str(err)) from None
         return Answered(
@@ -120,6 +120,7 @@ class LibraryAnswerer:
             degraded=result.degraded,
             degraded_reasons=list(result.degraded_reasons),
             stages_ms=dict(result.stages_ms),
+            log_id=result.log_id,
         )
 
     def source(self, path: str) -> list[SourceChunk] | None:
@@ -163,6 +164,13 @@ class LibraryReleases:
         self._embedder_factory = embedder_factory
         self._embedders: dict[tuple[str, int], object] = {}
         self._lock = threading.Lock()
+
+    def conversation_log(self):
+        """Where conversations and feedback live: the question log, or (with logging off) memory."""
+        from valid.answer import QuestionLog
+
+        s = self.settings
+        return QuestionLog((s.question_log or Path(self.store.root) / "questions.sqlite") if s.log_questions else ":memory:")
 
     def active_id(self) -> str | None:
         from valid.index.activation import active_release_id
