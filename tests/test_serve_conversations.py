@@ -165,3 +165,16 @@ def test_a_conversation_ends_after_its_age_bound(sample_build, tmp_path):
     with serving(sample_build.state, tmp_path, conversations=ConversationLimits(max_age_s=0.001)) as client:
         conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
         error(ask(client, "and on v6e?", conversation), 409, "conversation_ended")
+
+
+def test_without_a_question_log_conversations_live_in_memory_only(sample_build, tmp_path):
+    settings = EngineSettings(log_questions=False, issues_dir=tmp_path / "issues")
+    app = create_app(LibraryReleases(Store(sample_build.state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
+    before = {p.name for p in sample_build.state.iterdir()}
+    with LiveServer(app) as server:
+        wait_ready(server.url)
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
+            assert ask(client, "and on v6e?", conversation).json()["scope"] == ["v6e"]
+    assert {p.name for p in sample_build.state.iterdir()} == before
+    assert not list(tmp_path.rglob("*.sqlite"))

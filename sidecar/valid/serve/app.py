@@ -32,7 +32,7 @@ from fastapi.exceptions import RequestValidationError, ResponseValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from valid import __version__
@@ -73,6 +73,16 @@ SECURITY_HEADERS = [
 ]
 
 
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?$")
+
+
+def check_origin(origin: str) -> str:
+    """An origin as CSP and CORS want it (scheme://host[:port]); anything else could add directives."""
+    if not _ORIGIN.match(origin):
+        raise ValueError(f"not an origin: {origin[:80]!r} (use https://docs.example.com or http://localhost:8000)")
+    return origin
+
+
 def security_headers(embed_origins: tuple[str, ...]) -> list[tuple[bytes, bytes]]:
     """SECURITY_HEADERS, except that the listed origins (a docs portal) may frame the pages."""
     if not embed_origins:
@@ -100,6 +110,11 @@ class ServeConfig(BaseModel):
     embed_origins: tuple[str, ...] = Field(
         default=(), description="Origins that may show the ask page in a frame (CSP frame-ancestors); empty: none."
     )
+
+    @field_validator("embed_origins")
+    @classmethod
+    def _origins(cls, origins: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(check_origin(o) for o in origins)
 
 
 class ApiError(Exception):
