@@ -125,7 +125,8 @@ def summarise(entries: Sequence[dict[str, Any]], top_refused: int = 10) -> dict[
             item["gap_issues"] = sorted({*item["gap_issues"], *e["gap_issues"]})
         if e.get("rating"):
             ratings[e["rating"]] += 1
-            reasons.update(e.get("reasons") or ["(no reason)"])
+            # A thumbs-down without a reason is still a complaint worth counting; a thumbs-up is not.
+            reasons.update(e.get("reasons") or (["(no reason given)"] if e["rating"] == "down" else []))
     latencies = [e["latency_ms"] for e in entries]
     days = sorted(per_day)
     return {
