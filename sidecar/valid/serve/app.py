@@ -359,7 +359,8 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None, convers
         lease: Lease = lease_current(request)
         try:
             generation = resolve_generation(body.generation, lease.answerer.generations())
-            opened = open_conversation(store, body.conversation_id, config.conversations)
+            # Off the event loop: the store may wait on its lock or on the disk.
+            opened = await asyncio.to_thread(open_conversation, store, body.conversation_id, config.conversations)
         except (UnknownConversation, ConversationEnded) as err:
             lease.end()
             code = (404, "not_found") if isinstance(err, UnknownConversation) else (409, "conversation_ended")

@@ -55,7 +55,7 @@ def _generations(release) -> list[Generation]:
 class LibraryAnswerer:
     """One open, verified release and per-thread answer engines over it."""
 
-    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path):
+    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path, question_log=None):
         self._release = release
         self._embedder = embedder
         self._settings = settings
@@ -64,8 +64,10 @@ class LibraryAnswerer:
         chunks = release.get_chunks(release.all_chunk_ids())
         self._owned = owned_table(release, chunks)
         self._vocabulary = read_vocabulary(chunks)
-        self._log = None
-        if settings.log_questions:
+        # The source's shared log when given (one connection: no two writers wait on each other).
+        self._own_log = question_log is None
+        self._log = question_log
+        if settings.log_questions and question_log is None:
             from valid.answer import QuestionLog
 
             self._log = QuestionLog(settings.question_log or state_root / "questions.sqlite")
@@ -150,7 +152,7 @@ class LibraryAnswerer:
         if self._closed:
             return
         self._closed = True
-        if self._log is not None:
+        if self._log is not None and self._own_log:
             self._log.close()
         self._release.close()
 
@@ -164,13 +166,20 @@ class LibraryReleases:
         self._embedder_factory = embedder_factory
         self._embedders: dict[tuple[str, int], object] = {}
         self._lock = threading.Lock()
+        self._shared_log = None  # set by conversation_log(), then used by every answerer
 
     def conversation_log(self):
-        """Where conversations and feedback live: the question log, or (with logging off) memory."""
+        """Where conversations and feedback live: the question log (the one the answerers write
+        to, opened once), or memory when question logging is off. The caller closes it."""
         from valid.answer import QuestionLog
 
         s = self.settings
-        return QuestionLog((s.question_log or Path(self.store.root) / "questions.sqlite") if s.log_questions else ":memory:")
+        if not s.log_questions:
+            return QuestionLog(":memory:")
+        with self._lock:
+            if self._shared_log is None:
+                self._shared_log = QuestionLog(s.question_log or Path(self.store.root) / "questions.sqlite")
+            return self._shared_log
 
     def active_id(self) -> str | None:
         from valid.index.activation import active_release_id
@@ -191,7 +200,9 @@ class LibraryReleases:
 
         release = open_release(self.store, release_id)
         try:
-            answerer = LibraryAnswerer(release, self._embedder_for(release), self.settings, Path(self.store.root))
+            answerer = LibraryAnswerer(
+                release, self._embedder_for(release), self.settings, Path(self.store.root), self._shared_log
+            )
         except Exception:
             release.close()
             raise
