@@ -67,7 +67,8 @@ def ask(client, question, conversation_id=None, generation=None) -> httpx.Respon
     response = client.post("/v1/ask", json=payload)
     if response.status_code == 200:
         validate(response.json(), "AnswerObject")
-        assert response.headers["x-valid-conversation-id"] and response.headers["x-valid-answer-id"]
+        for header in OPENAPI["paths"]["/v1/ask"]["post"]["responses"]["200"]["headers"]:
+            assert response.headers[header], f"the published {header} header is sent"
     return response
 
 

@@ -158,8 +158,11 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}code{background:#f6f8fa;
 
 def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the docs", scope_note: str = "") -> str:
     s = summarise(entries)
-    outcomes = {k: v for k, v in OUTCOME_COLOURS.items()}
-    per_day = column_chart("Questions per day by outcome", [(d[5:], {k: float(v) for k, v in s["per_day"][d].items()}) for d in s["days"]], outcomes)
+    per_day = column_chart(
+        "Questions per day by outcome",
+        [(d[5:], {k: float(v) for k, v in s["per_day"][d].items()}) for d in s["days"]],
+        OUTCOME_COLOURS,
+    )
     cost = column_chart("Cost per day (USD)", [(d[5:], {"cost": s["cost_per_day"][d]}) for d in s["days"]], {"cost": BAR}, unit="$")
     latency = bar_list("Latency percentiles", [(k, v, f"{v:,.0f} ms") for k, v in s["latency_ms"].items()])
     total = s["questions"] or 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Rating = Literal["up", "down"]

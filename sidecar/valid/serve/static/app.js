@@ -189,6 +189,7 @@ function archiveCurrent() {
     copy.removeAttribute("id");
     copy.removeAttribute("tabindex");
     copy.querySelectorAll("[id]").forEach((node) => node.removeAttribute("id"));
+    copy.querySelectorAll("button").forEach((node) => { node.disabled = true; });  // copies carry no handlers
     turn.append(copy);
   }
   $("thread").append(turn);
