@@ -9,7 +9,8 @@ client sends one question, waits for the answer, and sends the next (closed loop
 scoped, unscoped, two-generation and out-of-scheme questions. With `--mix portal` (the default) a
 client holds conversations the way the ask page does: a first question (some streamed as progress
 events), a follow-up in the same conversation, then feedback on the last answer. `--mix ask` sends
-single questions only. Every phase is bounded both in time and in request count.
+single questions only; with `--compare`, phase 1 also runs with single questions right after, on
+the same server, for a side-by-side. Every phase is bounded both in time and in request count.
 
 Phase 1 (below saturation): throughput, p50/p95/p99 latency and errors (anything but 200).
 Phase 2 (past saturation, run twice): more clients than answer slots + queue places; counts 200s and
@@ -216,19 +217,21 @@ def ms(value: float) -> str:
     return f"{value * 1000:.0f} ms"
 
 
-def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bool, cpu: str) -> str:
+def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bool, cpu: str,
+           compared: Phase | None = None) -> str:
     ok = below.statuses.get(200, 0)
     errors = below.requests - ok
     lines = [
         f"`python3 bench/serve.py --clients {args.clients} --duration {args.duration:g} "
-        f"--over-clients {args.over_clients} --over-duration {args.over_duration:g} --mix {args.mix}` "
+        f"--over-clients {args.over_clients} --over-duration {args.over_duration:g} --mix {args.mix}"
+        f"{' --compare' if compared else ''}` "
         f"({cpu}; server and load generator on the same machine, offline answerer, the sample doc set; "
         f"`valid serve --max-inflight {args.max_inflight} --max-queue {args.max_queue} --rate 0`).",
         "",
         "| phase | clients | requests | throughput (200s) | p50 | p95 | p99 | 200 | 503 | other errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for phase in [below, *over]:
+    for phase in [below, *([compared] if compared else []), *over]:
         other = phase.requests - phase.statuses.get(200, 0) - phase.statuses.get(503, 0)
         lines.append(
             f"| {phase.name} | {phase.clients} | {phase.requests} | {phase.statuses.get(200, 0) / phase.seconds:.1f}/s "
@@ -282,6 +285,8 @@ def main() -> None:
     parser.add_argument("--max-queue", type=int, default=16)
     parser.add_argument("--mix", choices=["portal", "ask"], default="portal",
                         help="portal: conversations, progress events and feedback; ask: single questions only.")
+    parser.add_argument("--compare", action="store_true",
+                        help="Run phase 1 again with single questions only, on the same server, for a side-by-side.")
     parser.add_argument("--state", type=Path, help="Use this state directory instead of indexing the sample.")
     parser.add_argument("--write", action="store_true", help="Write the results into docs/benchmarks.md.")
     args = parser.parse_args()
@@ -297,8 +302,13 @@ def main() -> None:
         wait_ready(url, server)
         run_phase(url, Phase("warm-up", 4), 3.0, 200)
         memory = [resident_memory(url)]
-        below = run_phase(url, Phase("below saturation", args.clients), args.duration, args.max_requests, args.mix)
+        name = "below saturation" + (", portal mix" if args.mix == "portal" else "")
+        below = run_phase(url, Phase(name, args.clients), args.duration, args.max_requests, args.mix)
         print(f"phase 1: {below.requests} requests, p99 {ms(below.percentile(99))}", file=sys.stderr)
+        compared = None
+        if args.compare and args.mix != "ask":
+            compared = run_phase(url, Phase("below saturation, single questions", args.clients), args.duration,
+                                 args.max_requests, "ask")
         over = []
         for round_ in (1, 2):
             over.append(run_phase(url, Phase(f"past saturation ({round_})", args.over_clients), args.over_duration,
@@ -307,7 +317,7 @@ def main() -> None:
             memory.append(resident_memory(url))
         alive = server.poll() is None and httpx.get(url + "/healthz", timeout=5).status_code == 200
         cpu = f"{os.cpu_count()} cores"
-        text = report(args, below, over, memory, alive, cpu)
+        text = report(args, below, over, memory, alive, cpu, compared)
         print(text)
         if args.write:
             write_section(text)
