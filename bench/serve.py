@@ -6,8 +6,11 @@
 The service runs as its own process (`valid serve`, offline answerer, the sample doc set exported
 and indexed into a temporary state directory) so the load generator does not share its GIL. Each
 client sends one question, waits for the answer, and sends the next (closed loop), cycling through
-scoped, unscoped, two-generation and out-of-scheme questions. Every phase is bounded both in time
-and in request count.
+scoped, unscoped, two-generation and out-of-scheme questions. With `--mix portal` (the default) a
+client holds conversations the way the ask page does: a first question (some streamed as progress
+events), a follow-up in the same conversation, then feedback on the last answer. `--mix ask` sends
+single questions only; with `--compare`, phase 1 also runs with single questions right after, on
+the same server, for a side-by-side. Every phase is bounded both in time and in request count.
 
 Phase 1 (below saturation): throughput, p50/p95/p99 latency and errors (anything but 200).
 Phase 2 (past saturation, run twice): more clients than answer slots + queue places; counts 200s and
@@ -41,6 +44,17 @@ QUESTIONS = [
     ("How many chips per host do v5p and v6e have?", None),
     ("Which software version do I use on TPU v4?", None),
 ]
+# Conversations as the ask page holds them: (kind, question, generation); kind is "ask" (a new
+# conversation), "stream" (the same, as progress events), "follow" (the next turn) or "feedback".
+SESSIONS = [
+    [("stream", QUESTIONS[0][0], None), ("follow", "and on v6e?", None), ("feedback", "down", None)],
+    [("ask", QUESTIONS[1][0], None), ("follow", "Trillium", None), ("feedback", "up", None)],
+    [("ask", QUESTIONS[2][0], "v6e"), ("follow", "which zone for that?", None), ("feedback", "up", None)],
+    [("ask", QUESTIONS[3][0], None), ("follow", "What about Ironwood?", None), ("feedback", "down", None)],
+    [("stream", QUESTIONS[4][0], None), ("feedback", "up", None)],
+    [("ask", QUESTIONS[5][0], None), ("follow", "and on v5p?", None), ("feedback", "down", None)],
+]
+KINDS = ("ask", "stream", "follow", "feedback")
 
 
 @dataclass
@@ -49,6 +63,7 @@ class Phase:
     clients: int
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)  # seconds, 200s only
+    by_kind: dict[str, list[float]] = field(default_factory=dict)  # the same, per request kind
     statuses: dict[int, int] = field(default_factory=dict)
     transport_errors: int = 0
 
@@ -56,10 +71,11 @@ class Phase:
     def requests(self) -> int:
         return sum(self.statuses.values()) + self.transport_errors
 
-    def percentile(self, p: float) -> float:
-        if not self.latencies:
+    def percentile(self, p: float, kind: str | None = None) -> float:
+        values = self.latencies if kind is None else self.by_kind.get(kind, [])
+        if not values:
             return float("nan")
-        ordered = sorted(self.latencies)
+        ordered = sorted(values)
         return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
@@ -112,35 +128,77 @@ def resident_memory(url: str) -> float:
     return float(match.group(1)) if match else float("nan")
 
 
-def run_phase(url: str, phase: Phase, seconds: float, max_requests: int) -> Phase:
+def single_questions(number: int):
+    turn = number
+    while True:
+        question, generation = QUESTIONS[turn % len(QUESTIONS)]
+        turn += 1
+        yield ("ask", question, generation)
+
+
+def conversations(number: int):
+    session = number
+    while True:
+        yield from SESSIONS[session % len(SESSIONS)]
+        session += 1
+
+
+def send(http: httpx.Client, kind: str, text: str, generation: str | None, ids: dict) -> httpx.Response | None:
+    """One request of a session; None when there is nothing to send (feedback with no answer)."""
+    if kind == "feedback":
+        if not ids.get("answer"):
+            return None
+        return http.post("/v1/feedback", json={"answer_id": ids["answer"], "rating": text,
+                                               "reasons": ["unclear"] if text == "down" else []})
+    payload = {"question": text} if generation is None else {"question": text, "generation": generation}
+    if kind == "follow" and ids.get("conversation"):
+        payload["conversation_id"] = ids["conversation"]
+    if kind != "stream":
+        response = http.post("/v1/ask", json=payload)
+    else:
+        with http.stream("POST", "/v1/ask", json=payload, headers={"accept": "text/event-stream"}) as response:
+            body = b"".join(response.iter_bytes())
+        if response.status_code == 200 and b"event: answer" not in body:
+            response.status_code = 599  # the stream ended without its answer: an error
+    if response.status_code == 200:
+        ids["conversation"] = response.headers.get("x-valid-conversation-id")
+        ids["answer"] = response.headers.get("x-valid-answer-id")
+    return response
+
+
+def run_phase(url: str, phase: Phase, seconds: float, max_requests: int, mix: str = "portal") -> Phase:
     lock = threading.Lock()
     stop_at = time.monotonic() + seconds
     sent = 0
 
     def client(number: int) -> None:
         nonlocal sent
-        turn = number
+        steps = conversations(number) if mix == "portal" else single_questions(number)
+        ids: dict = {}
         with httpx.Client(base_url=url, timeout=60) as http:
             while time.monotonic() < stop_at:
                 with lock:
                     if sent >= max_requests:
                         return
                     sent += 1
-                question, generation = QUESTIONS[turn % len(QUESTIONS)]
-                turn += 1
-                payload = {"question": question} if generation is None else {"question": question, "generation": generation}
+                kind, text, generation = next(steps)
                 started = time.perf_counter()
                 try:
-                    response = http.post("/v1/ask", json=payload)
+                    response = send(http, kind, text, generation, ids)
                 except httpx.HTTPError:
                     with lock:
                         phase.transport_errors += 1
+                    continue
+                if response is None:
+                    with lock:
+                        sent -= 1
                     continue
                 took = time.perf_counter() - started
                 with lock:
                     phase.statuses[response.status_code] = phase.statuses.get(response.status_code, 0) + 1
                     if response.status_code == 200:
                         phase.latencies.append(took)
+                        phase.by_kind.setdefault(kind, []).append(took)
                 if response.status_code == 503:
                     # A well-behaved client honours Retry-After, capped so the phase keeps pressure on.
                     time.sleep(min(float(response.headers.get("retry-after", "1")), 0.2))
@@ -159,26 +217,40 @@ def ms(value: float) -> str:
     return f"{value * 1000:.0f} ms"
 
 
-def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bool, cpu: str) -> str:
+def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bool, cpu: str,
+           compared: Phase | None = None) -> str:
     ok = below.statuses.get(200, 0)
     errors = below.requests - ok
     lines = [
         f"`python3 bench/serve.py --clients {args.clients} --duration {args.duration:g} "
-        f"--over-clients {args.over_clients} --over-duration {args.over_duration:g}` "
+        f"--over-clients {args.over_clients} --over-duration {args.over_duration:g} --mix {args.mix}"
+        f"{' --compare' if compared else ''}` "
         f"({cpu}; server and load generator on the same machine, offline answerer, the sample doc set; "
         f"`valid serve --max-inflight {args.max_inflight} --max-queue {args.max_queue} --rate 0`).",
         "",
-        "| phase | clients | requests | throughput | p50 | p95 | p99 | 200 | 503 | other errors |",
+        "| phase | clients | requests | throughput (200s) | p50 | p95 | p99 | 200 | 503 | other errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for phase in [below, *over]:
+    for phase in [below, *([compared] if compared else []), *over]:
         other = phase.requests - phase.statuses.get(200, 0) - phase.statuses.get(503, 0)
         lines.append(
-            f"| {phase.name} | {phase.clients} | {phase.requests} | {phase.statuses.get(200, 0) / phase.seconds:.1f} answers/s "
+            f"| {phase.name} | {phase.clients} | {phase.requests} | {phase.statuses.get(200, 0) / phase.seconds:.1f}/s "
             f"| {ms(phase.percentile(50))} | {ms(phase.percentile(95))} | {ms(phase.percentile(99))} "
             f"| {phase.statuses.get(200, 0)} | {phase.statuses.get(503, 0)} | {other} |"
         )
     growth = memory[2] - memory[1]
+    kinds = [k for k in KINDS if below.by_kind.get(k)]
+    if args.mix == "portal":
+        lines += [
+            "",
+            "Below saturation, by request kind (ask: a first question; stream: the same as progress events, "
+            "timed to the answer event; follow: the next turn of a conversation; feedback: POST /v1/feedback):",
+            "",
+            "| kind | 200s | p50 | p95 | p99 |",
+            "|---|---|---|---|---|",
+            *(f"| {k} | {len(below.by_kind[k])} | {ms(below.percentile(50, k))} | {ms(below.percentile(95, k))} "
+              f"| {ms(below.percentile(99, k))} |" for k in kinds),
+        ]
     lines += [
         "",
         f"- Below saturation: {errors} errors in {below.requests} requests; p99 {ms(below.percentile(99))} "
@@ -211,6 +283,10 @@ def main() -> None:
     parser.add_argument("--over-duration", type=float, default=20.0, help="Seconds of each saturated round.")
     parser.add_argument("--max-inflight", type=int, default=4)
     parser.add_argument("--max-queue", type=int, default=16)
+    parser.add_argument("--mix", choices=["portal", "ask"], default="portal",
+                        help="portal: conversations, progress events and feedback; ask: single questions only.")
+    parser.add_argument("--compare", action="store_true",
+                        help="Run phase 1 again with single questions only, on the same server, for a side-by-side.")
     parser.add_argument("--state", type=Path, help="Use this state directory instead of indexing the sample.")
     parser.add_argument("--write", action="store_true", help="Write the results into docs/benchmarks.md.")
     args = parser.parse_args()
@@ -226,17 +302,22 @@ def main() -> None:
         wait_ready(url, server)
         run_phase(url, Phase("warm-up", 4), 3.0, 200)
         memory = [resident_memory(url)]
-        below = run_phase(url, Phase("below saturation", args.clients), args.duration, args.max_requests)
+        name = "below saturation" + (", portal mix" if args.mix == "portal" else "")
+        below = run_phase(url, Phase(name, args.clients), args.duration, args.max_requests, args.mix)
         print(f"phase 1: {below.requests} requests, p99 {ms(below.percentile(99))}", file=sys.stderr)
+        compared = None
+        if args.compare and args.mix != "ask":
+            compared = run_phase(url, Phase("below saturation, single questions", args.clients), args.duration,
+                                 args.max_requests, "ask")
         over = []
         for round_ in (1, 2):
             over.append(run_phase(url, Phase(f"past saturation ({round_})", args.over_clients), args.over_duration,
-                                  args.max_requests))
+                                  args.max_requests, args.mix))
             time.sleep(1.0)  # let the last refused clients' connections close
             memory.append(resident_memory(url))
         alive = server.poll() is None and httpx.get(url + "/healthz", timeout=5).status_code == 200
         cpu = f"{os.cpu_count()} cores"
-        text = report(args, below, over, memory, alive, cpu)
+        text = report(args, below, over, memory, alive, cpu, compared)
         print(text)
         if args.write:
             write_section(text)

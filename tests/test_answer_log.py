@@ -42,3 +42,57 @@ def test_rows_persist_and_threads_can_share_one_log(tmp_path):
     log.close()
     with QuestionLog(tmp_path / "q.sqlite") as reopened:
         assert sorted(r["question"] for r in reopened.rows()) == [f"q{n}" for n in range(8)]
+
+
+def test_a_schema_1_log_opens_with_its_rows_and_gains_the_conversation_tables(tmp_path):
+    import json
+    import sqlite3
+
+    from valid.answer.log import _COLUMNS, SCHEMA_VERSION
+
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)  # what a schema-1 VALID wrote: the questions table only
+    old.execute(f"CREATE TABLE questions (id INTEGER PRIMARY KEY, {', '.join(f'{n} {k}' for n, k in _COLUMNS)})")
+    values = {"asked_at": "2026-11-30T10:00:00.000+00:00", **row(7)}
+    old.execute(
+        f"INSERT INTO questions ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+        [json.dumps(v) if isinstance(v, (list, dict)) else v for v in values.values()],
+    )
+    old.execute("PRAGMA user_version = 1")
+    old.commit()
+    old.close()
+    with QuestionLog(path) as log:
+        (stored,) = log.rows()
+        assert stored["question"] == "q7" and stored["asked_at"] == "2026-11-30T10:00:00.000+00:00"
+        (entry,) = log.entries()
+        assert entry["answer_id"] is None and entry["rating"] is None, "an old row has no turn and no feedback"
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"questions", "conversations", "turns", "feedback"} <= tables
+
+
+def test_a_log_from_a_newer_valid_is_refused_in_one_line(tmp_path):
+    import sqlite3
+
+    from valid.answer.log import QuestionLogError
+
+    path = tmp_path / "new.sqlite"
+    with sqlite3.connect(path) as raw:
+        raw.execute("PRAGMA user_version = 99")
+    with pytest.raises(QuestionLogError, match="schema 99 is newer") as caught:
+        QuestionLog(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_feedback_is_kept_per_answer_and_joins_its_question(tmp_path):
+    with QuestionLog(tmp_path / "q.sqlite") as log:
+        question_id = log.log_question(row(1))
+        log.start_conversation("c")
+        log.add_turn({"answer_id": "a" * 32, "conversation_id": "c", "question_id": question_id, "question": "typed",
+                      "asked_as": "q1", "generations": ["tpu7x"], "outcome": "answer", "scope": ["tpu7x"]})
+        log.record_feedback("a" * 32, "down", ["wrong_version"], "no")
+        log.record_feedback("a" * 32, "up", [], None)
+        (entry,) = log.entries()
+    assert (entry["typed"], entry["turn"], entry["rating"], entry["reasons"], entry["comment"]) == (
+        "typed", 1, "up", [], None)

@@ -4,7 +4,12 @@ Priya's question shows TPU7x at the top and a citation link that opens the cited
 question offers the generations as buttons, and choosing one re-asks and answers for it. Everything
 is done with the keyboard, through labelled controls.
 
-Set VALID_WRITE_SCREENSHOT=1 to refresh docs/ask-page.png from this run.
+A conversation keeps its thread on the page and a follow-up answers for the generation it names;
+feedback with a reason reaches the question log; `/?generation=` opens the page for one build; the
+`valid log report` dashboard renders its charts in the same browser.
+
+Set VALID_WRITE_SCREENSHOT=1 to refresh docs/ask-page.png, docs/ask-conversation.png,
+docs/ask-page-generation.png and docs/log-report.png from this run.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from fixtures.tools import require
 
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
-from valid.serve.library import LibraryReleases
+from valid.serve.library import EngineSettings, LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,11 +37,15 @@ WAIT_S = 30
 
 
 @pytest.fixture(scope="module")
-def server(sample_build):
+def server(sample_build, tmp_path_factory):
     state = sample_build.state
-    app = create_app(LibraryReleases(Store(state)), ServeConfig(limits=Limits(rate_per_s=0)))
+    log = tmp_path_factory.mktemp("browser-log") / "questions.sqlite"
+    settings = EngineSettings(question_log=log, issues_dir=log.parent / "issues")
+    app = create_app(LibraryReleases(Store(state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
     with LiveServer(app) as running:
         wait_ready(running.url)
+        running.app = app
+        running.log = log
         yield running
 
 
@@ -186,3 +195,101 @@ def test_a_comparison_shows_a_table_with_one_column_per_generation_and_a_citatio
         view = httpx.get(f"{server.url}/v1/sources/{path}").json()
         assert generation in next(c["scope"] for c in view["chunks"] if c["id"] == chunk)
     assert "v2-alpha-tpuv5" in cells["v5p"].text and "v2-alpha-tpuv6e" not in cells["v5p"].text
+
+
+def screenshot(driver, name: str) -> None:
+    """The whole page, not only the window (the window is restored afterwards)."""
+    if os.environ.get("VALID_WRITE_SCREENSHOT") != "1":
+        return
+    size = driver.get_window_size()
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(size["width"], min(4000, height + 140))
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(REPO / "docs" / name))
+    driver.set_window_size(size["width"], size["height"])
+
+
+def wait_outcome_heading(driver, text: str):
+    return wait_for(driver, lambda d: (h := heading(d)).text == text and h, f"no heading {text!r}")
+
+
+def test_a_two_turn_conversation_keeps_the_thread_and_answers_the_follow_up_for_its_generation(browser, server):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, PRIYA)
+    wait_outcome_heading(browser, "Answer for TPU7x (Ironwood)")
+    ask_by_keyboard(browser, "and on v6e?")
+    wait_outcome_heading(browser, "Answer for TPU v6e (Trillium)")
+    assert browser.find_element(By.ID, "asked").text.endswith("and on v6e?")
+    turns = browser.find_elements(By.CSS_SELECTOR, "#thread li.turn")
+    assert len(turns) == 1, "the first turn moved into the thread"
+    assert PRIYA in turns[0].find_element(By.CLASS_NAME, "you").text
+    assert "Answer for TPU7x (Ironwood)" in turns[0].text
+    assert not turns[0].find_elements(By.CSS_SELECTOR, "[id]"), "copied turns keep no ids"
+    direct = httpx.post(f"{server.url}/v1/ask", json={"question": "Which --version do I pass when I create the VM?",
+                                                     "generation": "v6e"}).json()
+    shown = browser.find_element(By.CSS_SELECTOR, "#result .answer-text").text
+    assert " ".join(shown.split()) == " ".join(direct["answers"][0]["answer"].split())
+    screenshot(browser, "ask-conversation.png")
+
+    browser.find_element(By.ID, "new-conversation").click()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#thread li.turn")
+
+
+def test_feedback_with_a_reason_is_recorded_for_the_answer(browser, server):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, PRIYA)
+    wait_outcome_heading(browser, "Answer for TPU7x (Ironwood)")
+    answer_id = browser.execute_script("return state.answerId")
+    form = browser.find_element(By.CSS_SELECTOR, "#result form.feedback")
+    form.find_element(By.CSS_SELECTOR, "button[data-rating=down]").click()
+    browser.find_element(By.CSS_SELECTOR, "label[for=reason-wrong_version]").click()
+    browser.find_element(By.ID, "feedback-comment").send_keys("I meant the other flag")
+    browser.find_element(By.ID, "send-feedback").click()
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#result form.feedback").get_attribute("data-sent")
+             == "true", "the feedback was not recorded")
+    assert "recorded" in form.find_element(By.CLASS_NAME, "feedback-status").text
+    stored = server.app.state.conversations.feedback(answer_id)
+    assert (stored["rating"], stored["reasons"], stored["comment"]) == ("down", ["wrong_version"],
+                                                                        "I meant the other flag")
+
+
+def test_the_page_opened_for_one_generation_answers_for_it(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server.url + "/?generation=Ironwood")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true",
+             "the page did not load the active release")
+    assert browser.find_element(By.ID, "page-scope").text == "Questions here are answered for TPU7x (Ironwood)."
+    assert Select(browser.find_element(By.ID, "generation")).first_selected_option.text == "TPU7x (Ironwood)"
+    ask_by_keyboard(browser, "Which --version do I pass when I create the VM?")
+    wait_outcome_heading(browser, "Answer for TPU7x (Ironwood)")
+    screenshot(browser, "ask-page-generation.png")
+
+
+def test_the_log_dashboard_renders_its_charts(browser, server, tmp_path):
+    from click.testing import CliRunner
+    from selenium.webdriver.common.by import By
+
+    from valid.cli import main
+
+    httpx.post(f"{server.url}/v1/ask", json={"question": "Which software version do I use on TPU v4?"})
+    rated = httpx.post(f"{server.url}/v1/ask", json={"question": PRIYA}).headers["x-valid-answer-id"]
+    httpx.post(f"{server.url}/v1/feedback", json={"answer_id": rated, "rating": "down", "reasons": ["unclear"]})
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["log", "--question-log", str(server.log), "report", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    browser.get(out.as_uri())
+    for section in ("per-day", "refused", "feedback", "latency", "cost", "generations"):
+        assert browser.find_element(By.ID, section).is_displayed()
+    bars = browser.find_elements(By.CSS_SELECTOR, "svg[aria-label='Questions per day by outcome'] rect")
+    assert bars and all(b.size["height"] > 0 for b in bars)
+    refused = browser.find_element(By.CSS_SELECTOR, "table tbody").text
+    assert "TPU v4" in refused
+    assert browser.find_elements(By.CSS_SELECTOR, "svg[aria-label='Feedback by reason'] rect")
+    assert not browser.find_elements(By.TAG_NAME, "script"), "the dashboard is charts without code"
+    screenshot(browser, "log-report.png")

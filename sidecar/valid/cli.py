@@ -29,6 +29,7 @@ COMMANDS = {
     "releases": "index",
     "audit": "audit",
     "ask": "answer",
+    "log": "log",
     "eval": "evaluate",
     "report": "evaluate",
     "demo": "evaluate",

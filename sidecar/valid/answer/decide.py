@@ -21,7 +21,7 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Collection, Mapping, Protocol, Sequence
+from typing import Any, Callable, Collection, Mapping, Protocol, Sequence
 
 from valid.contracts import ProfileInfo
 
@@ -63,6 +63,13 @@ class IssueSink(Protocol):
     """Where refusals become work for a writer (valid.audit's gap-issue store)."""
 
     def open_issue(self, kind: str, fingerprint: str, title: str, body: str, source: str) -> Any: ...
+
+
+Progress = Callable[[str, dict], None]
+
+
+def _silent(stage: str, data: dict) -> None:
+    pass
 
 
 class _QueryMemo:
@@ -148,14 +155,18 @@ class AnswerEngine:
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
-    def ask(self, question: str, generation: str | None = None) -> AskResult:
+    def ask(self, question: str, generation: str | None = None, progress: Progress | None = None) -> AskResult:
+        """`progress(stage, data)`, if given, hears each stage as it starts (scope, retrieved,
+        generating, checking); its data never holds answer text."""
         started = time.perf_counter()
         stages: dict[str, float] = {}
+        progress = progress or _silent
         clock = time.perf_counter()
         resolution = resolve_scope(question, self.profiles, generation)
         stages["scope"] = _ms(clock)
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
         searched = self.abbreviations.expand(question)
+        progress("scope", {"scope": list(resolution.profiles), "matched": list(resolution.matched)})
 
         # -- comparison and availability questions: their own flow (valid.answer.compare_flow) --
         kind = comparison_kind(question, resolution, self.owned)
@@ -174,6 +185,7 @@ class AnswerEngine:
                 self.release, embedder, search_text(searched, resolution, profile), profile, self.abbreviations
             )
             stages["retrieve"] += _ms(t)
+            progress("retrieved", {"generations": [profile], "chunks": len(retrievals[profile].chunks)})
             return retrievals[profile]
 
         outcome = ""  # set by the branch that decides; the scoped branch runs when none has
@@ -198,6 +210,7 @@ class AnswerEngine:
             t = time.perf_counter()
             retrievals.update(route(self.release, embedder, searched, pool, self.abbreviations))
             stages["retrieve"] += _ms(t)
+            progress("retrieved", {"generations": list(pool), "chunks": sum(len(retrievals[p].chunks) for p in pool)})
             relevant = [p for p in pool if retrievals[p].relevant]
             # A generation whose content lacks what the question is about (its flag, a command it
             # does not have) is neither searched for a shared answer nor offered as a choice.
@@ -221,7 +234,7 @@ class AnswerEngine:
             elif len(relevant) == len(pool) and self._shared_only(retrievals, pool):
                 scope = list(pool)
                 chunks = self._shared_chunks(retrievals, pool)
-                result = self._loop(question, scope, chunks, stages, key="*", matched=resolution.matched)
+                result = self._loop(question, scope, chunks, stages, key="*", matched=resolution.matched, progress=progress)
                 attempts["*"] = result
                 if result.answered:
                     outcome = "answer"
@@ -276,7 +289,9 @@ class AnswerEngine:
                     # Same scope, same ranking, only deeper (the offline answerer reads 8 chunks).
                     chunks += [c for c in deeper(self.release, retrieval, extra_depth) if all(c.id != k.id for k in chunks)]
                 chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
-                attempts[profile] = self._loop(question, [profile], chunks, stages, key=profile, matched=resolution.matched)
+                attempts[profile] = self._loop(
+                    question, [profile], chunks, stages, key=profile, matched=resolution.matched, progress=progress
+                )
             answered = [attempts[p].answered for p in scope if attempts[p].answered]
             refused = [attempts[p] for p in scope if not attempts[p].answered]
             answers = list(answered)
@@ -343,7 +358,8 @@ class AnswerEngine:
         return result
 
     # -- the loop for one answer --------------------------------------------------------------
-    def _loop(self, question, scope: list[str], chunks, stages: dict[str, float], key: str, matched=()) -> _Attempts:
+    def _loop(self, question, scope: list[str], chunks, stages, key: str, matched=(), progress=None) -> _Attempts:
+        progress = progress or _silent
         attempts = _Attempts(profile=key)
         labels = [self._labels[p] for p in scope]
         request = GenerationRequest(
@@ -355,6 +371,7 @@ class AnswerEngine:
             profiles=[p.name for p in self.profiles],
         )
         for attempt in range(1 + self.max_revisions):
+            progress("generating", {"generations": list(scope), "attempt": attempt + 1})
             t = time.perf_counter()
             draft = self.generator.generate(request)
             stages["generate"] += _ms(t)
@@ -370,6 +387,7 @@ class AnswerEngine:
                 attempts.refusal = f"the in-scope content for {_join(labels)} does not answer the question"
                 attempts.missing = f"{_join(labels)} content that answers: {question}"
                 return attempts
+            progress("checking", {"generations": list(scope), "attempt": attempt + 1})
             t = time.perf_counter()
             report = check_answer(draft, scope, request.chunks, self.owned)
             stages["check"] += _ms(t)

@@ -1,5 +1,11 @@
 """log_question: one SQLite row per question (design US-1; the trap-set report reads only this table).
 
+Since schema 2 the same file also holds the conversations, their turns (one per answer the service
+or `valid ask --conversation` gave, naming the question row) and readers' feedback on answers.
+Opening a schema-1 log adds those tables and leaves the question rows as they are; a log written
+by a newer VALID is refused with one line. Everything reads and writes through the methods below,
+so another store (PostgreSQL) can implement the same methods.
+
 A row holds what is needed to diagnose a miss without calling any provider again: the question, the
 resolved scope and matched words, the release, per-channel ranks and scores and the fused list per
 profile, the chunk ids and scopes sent to the generator on every attempt, each check's result, the
@@ -16,7 +22,32 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+from valid.errors import ValidError
+
+SCHEMA_VERSION = 2
+
+# Tables added by schema 2 (CREATE IF NOT EXISTS: opening a schema-1 log migrates it in place).
+_SCHEMA_2 = [
+    """CREATE TABLE IF NOT EXISTS conversations (
+        id TEXT PRIMARY KEY, started_at TEXT NOT NULL, updated_at TEXT NOT NULL, turns INTEGER NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS turns (
+        answer_id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL REFERENCES conversations(id),
+        turn INTEGER NOT NULL, question_id INTEGER, asked_at TEXT NOT NULL, question TEXT NOT NULL,
+        asked_as TEXT NOT NULL, generations TEXT NOT NULL, outcome TEXT NOT NULL, scope TEXT NOT NULL,
+        UNIQUE (conversation_id, turn))""",
+    "CREATE INDEX IF NOT EXISTS turns_question ON turns (question_id)",
+    """CREATE TABLE IF NOT EXISTS feedback (
+        answer_id TEXT PRIMARY KEY REFERENCES turns(answer_id), rated_at TEXT NOT NULL,
+        rating TEXT NOT NULL, reasons TEXT NOT NULL, comment TEXT)""",
+]
+
+
+class QuestionLogError(ValidError):
+    """The question log cannot be used (written by a newer VALID, or not a question log)."""
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 _COLUMNS = [
     ("asked_at", "TEXT NOT NULL"),
@@ -59,15 +90,27 @@ class QuestionLog:
         self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise QuestionLogError(f"{self.path}: not a question log ({err})") from None
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise QuestionLogError(
+                f"{self.path}: question log schema {version} is newer than this VALID's ({SCHEMA_VERSION}); upgrade VALID"
+            )
         columns = ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
-        self._db.execute(f"CREATE TABLE IF NOT EXISTS questions (id INTEGER PRIMARY KEY, {columns})")
-        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        self._db.commit()
+        with self._db:
+            self._db.execute(f"CREATE TABLE IF NOT EXISTS questions (id INTEGER PRIMARY KEY, {columns})")
+            for statement in _SCHEMA_2:
+                self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def log_question(self, row: dict[str, Any]) -> int:
         """Insert one row; JSON-valued fields may be given as Python values. Returns the row id."""
         values = dict(row)
-        values.setdefault("asked_at", datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+        values.setdefault("asked_at", now_iso())
         missing = [name for name, _ in _COLUMNS if name not in values]
         if missing:
             raise ValueError(f"question log row misses {missing}")
@@ -82,15 +125,127 @@ class QuestionLog:
         return int(cursor.lastrowid)
 
     def rows(self) -> list[dict[str, Any]]:
-        with self._lock:
-            cursor = self._db.execute("SELECT * FROM questions ORDER BY id")
-            names = [d[0] for d in cursor.description]
-            fetched = cursor.fetchall()
         out = []
-        for values in fetched:
-            record = dict(zip(names, values))
+        for record in self._select("SELECT * FROM questions ORDER BY id"):
             for name in ("scope", "matched", "unknown", "stages", "retrieval", "sent", "checks", "gap_issues", "answer"):
                 record[name] = json.loads(record[name])
+            out.append(record)
+        return out
+
+    def _select(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
+        with self._lock:
+            cursor = self._db.execute(sql, params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, values)) for values in cursor.fetchall()]
+
+    # -- conversations and turns ---------------------------------------------------------------
+
+    def conversation(self, conversation_id: str) -> dict[str, Any] | None:
+        """{id, started_at, updated_at, turns} or None."""
+        found = self._select("SELECT * FROM conversations WHERE id = ?", (conversation_id,))
+        return found[0] if found else None
+
+    def start_conversation(self, conversation_id: str) -> None:
+        stamp = now_iso()
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO conversations (id, started_at, updated_at, turns) VALUES (?, ?, ?, 0)",
+                (conversation_id, stamp, stamp),
+            )
+
+    def turns(self, conversation_id: str) -> list[dict[str, Any]]:
+        """The conversation's turns, oldest first (generations and scope as lists)."""
+        found = self._select("SELECT * FROM turns WHERE conversation_id = ? ORDER BY turn", (conversation_id,))
+        for turn in found:
+            turn["generations"] = json.loads(turn["generations"])
+            turn["scope"] = json.loads(turn["scope"])
+        return found
+
+    def add_turn(self, turn: dict[str, Any]) -> int:
+        """Append a turn ({answer_id, conversation_id, question_id, question, asked_as, generations,
+        outcome, scope}); returns its number (1, 2, ...). Raises when another turn took the number."""
+        stamp = now_iso()
+        with self._lock, self._db:
+            number = self._db.execute(
+                "SELECT turns FROM conversations WHERE id = ?", (turn["conversation_id"],)
+            ).fetchone()[0] + 1
+            self._db.execute(
+                "INSERT INTO turns (answer_id, conversation_id, turn, question_id, asked_at, question, asked_as,"
+                " generations, outcome, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (turn["answer_id"], turn["conversation_id"], number, turn.get("question_id"), stamp,
+                 turn["question"], turn["asked_as"], _dumps(turn["generations"]), turn["outcome"],
+                 _dumps(turn["scope"])),
+            )
+            self._db.execute(
+                "UPDATE conversations SET turns = ?, updated_at = ? WHERE id = ?",
+                (number, stamp, turn["conversation_id"]),
+            )
+        return number
+
+    def forget_conversations(self, before: str) -> int:
+        """Delete conversations started before `before` (ISO time) with their turns and feedback:
+        for stores that must not grow (the in-memory one behind --no-log)."""
+        with self._lock, self._db:
+            old = "SELECT id FROM conversations WHERE started_at < ?"
+            answers = f"SELECT answer_id FROM turns WHERE conversation_id IN ({old})"
+            self._db.execute(f"DELETE FROM feedback WHERE answer_id IN ({answers})", (before,))
+            self._db.execute(f"DELETE FROM turns WHERE conversation_id IN ({old})", (before,))
+            return self._db.execute("DELETE FROM conversations WHERE started_at < ?", (before,)).rowcount
+
+    # -- feedback ------------------------------------------------------------------------------
+
+    def answer(self, answer_id: str) -> dict[str, Any] | None:
+        """The turn that gave this answer, or None."""
+        found = self._select("SELECT * FROM turns WHERE answer_id = ?", (answer_id,))
+        return found[0] if found else None
+
+    def record_feedback(self, answer_id: str, rating: str, reasons: list[str], comment: str | None) -> str:
+        """Store a reader's feedback on one answer (a second one replaces the first); returns its time."""
+        stamp = now_iso()
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO feedback (answer_id, rated_at, rating, reasons, comment) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (answer_id) DO UPDATE SET rated_at = excluded.rated_at, rating = excluded.rating,"
+                " reasons = excluded.reasons, comment = excluded.comment",
+                (answer_id, stamp, rating, _dumps(reasons), comment),
+            )
+        return stamp
+
+    def feedback(self, answer_id: str) -> dict[str, Any] | None:
+        found = self._select("SELECT * FROM feedback WHERE answer_id = ?", (answer_id,))
+        if not found:
+            return None
+        found[0]["reasons"] = json.loads(found[0]["reasons"])
+        return found[0]
+
+    # -- reading the log ----------------------------------------------------------------------
+
+    def entries(self, since: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
+        """One flat record per question, oldest first, with its turn and feedback if any: what
+        `valid log` filters, exports and charts. Times are ISO 8601 UTC strings."""
+        sql = (
+            "SELECT q.id, q.asked_at, q.question, q.scope, q.matched, q.release_id, q.outcome, q.degraded,"
+            " q.generator, q.model, q.calls, q.tokens_in, q.tokens_out, q.cost_usd, q.latency_ms, q.gap_issues,"
+            " q.answer, t.conversation_id, t.turn, t.answer_id, t.question AS typed, f.rating, f.reasons, f.comment"
+            " FROM questions q LEFT JOIN turns t ON t.question_id = q.id"
+            " LEFT JOIN feedback f ON f.answer_id = t.answer_id"
+        )
+        where, params = [], []
+        if since:
+            where.append("q.asked_at >= ?")
+            params.append(since)
+        if until:
+            where.append("q.asked_at < ?")
+            params.append(until)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        out = []
+        for record in self._select(sql + " ORDER BY q.id", tuple(params)):
+            for name in ("scope", "matched", "gap_issues"):
+                record[name] = json.loads(record[name])
+            record["reasons"] = json.loads(record["reasons"]) if record["reasons"] else []
+            answer = json.loads(record.pop("answer"))
+            record["refusal"] = (answer.get("refusal") or {}).get("reason") if answer.get("outcome") == "refuse" else None
             out.append(record)
         return out
 

@@ -24,7 +24,10 @@ from valid.answer.models import AnswerObject
               help="offline: extractive, no model. gemini: Gemini structured output (GEMINI_API_KEY).")
 @click.option("--model", help="Gemini model name (default VALID_GEMINI_MODEL or gemini-3.8-flash).")
 @click.option("--no-log", is_flag=True, help="Keep the question out of every store: no question log, no gap issue.")
-def ask_command(question, generation, as_json, state, chroma_url, generator, model, no_log):  # fmt: skip
+@click.option("--conversation", metavar="ID",
+              help="Ask as the next turn of conversation ID (started if new): a follow-up keeps its generation "
+              "and may refer to the previous question. Needs the question log.")
+def ask_command(question, generation, as_json, state, chroma_url, generator, model, no_log, conversation):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
     The scope comes from the question's words (names, other names such as Ironwood, machine types)
@@ -32,11 +35,21 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     generation, VALID asks which one you use. Every question is logged with its cost in
     STATE/questions.sqlite; refusals open a gap issue in STATE/issues.
     """
+    if conversation is not None and no_log:
+        raise click.UsageError("--conversation keeps its turns in the question log; drop --no-log")
     options = {"model": model} if (generator == "gemini" and model) else {}
     engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
                          gap_issues=not no_log)
     try:
-        result = engine.ask(question, generation)
+        if conversation is None:
+            result = engine.ask(question, generation)
+        else:
+            from valid.answer.conversation import answer_turn, open_conversation
+
+            opened = open_conversation(engine.log, conversation, create=True)
+            turn = answer_turn(engine.log, engine.ask, engine.profiles, question, generation, opened)
+            result = turn.result
+            click.echo(f"conversation {turn.conversation_id}, turn {turn.turn}, answer {turn.answer_id}", err=True)
     finally:
         engine.close()
     if as_json:

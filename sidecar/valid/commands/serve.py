@@ -27,6 +27,8 @@ _DEFAULTS = Limits()
               help="Gap-issue store for refusals (default <state>/issues).")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
               help="Allow this origin by CORS (repeatable). Default: CORS off.")
+@click.option("--embed-origin", "embed_origins", multiple=True, metavar="ORIGIN", callback=lambda _c, _p, v: _origins(v),
+              help="Let pages of this origin show the ask page in an iframe (repeatable). Default: no framing.")
 @click.option("--max-question-chars", type=click.IntRange(1), default=_DEFAULTS.max_question_chars, show_default=True)
 @click.option("--max-body-bytes", type=click.IntRange(64), default=_DEFAULTS.max_body_bytes, show_default=True)
 @click.option("--rate", "rate_per_s", type=click.FloatRange(0), default=_DEFAULTS.rate_per_s, show_default=True,
@@ -59,7 +61,7 @@ _DEFAULTS = Limits()
 @click.option("--openapi", "openapi_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the OpenAPI schema to this file and exit (docs/openapi.json).")
 def serve(host, port, state, chroma_url, generator, gemini_model, question_log, issues_dir, cors_origins,
-          max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
+          embed_origins, max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
           request_timeout_s, max_header_bytes, max_headers, header_timeout_s, body_timeout_s, forwarded_allow_ips,
           admin_token, no_log, max_gap_issues, openapi_out):  # fmt: skip
     """Serve `POST /v1/ask` and the ask page on the active release.
@@ -92,6 +94,8 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         forwarded_allow_ips=tuple(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip()),
         admin_token=admin_token or None,
         admin_open=is_loopback(host),
+        embed_origins=tuple(embed_origins),
+        freeze_after_load=True,
     )
     if openapi_out is not None:
         app = create_app(_NoReleases(), config)
@@ -119,6 +123,15 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     # The edge protocol bounds headers and read times; proxy headers are applied by the app, for
     # --forwarded-allow-ips only, so a client cannot pick the address its rate limit keys on.
     uvicorn.run(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=5, **uvicorn_options(limits))
+
+
+def _origins(values: tuple[str, ...]) -> tuple[str, ...]:
+    from valid.serve.app import check_origin
+
+    try:
+        return tuple(check_origin(v) for v in values)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 class _NoReleases:

@@ -44,6 +44,7 @@ class Answered:
     degraded: bool = False  # the engine answered on a declared fallback (e.g. BM25 only)
     degraded_reasons: list[str] = field(default_factory=list)
     stages_ms: dict[str, float] = field(default_factory=dict)  # stage name → milliseconds
+    log_id: int | None = None  # the question-log row, when the question was logged
 
 
 class UnknownGeneration(Exception):
@@ -58,7 +59,9 @@ class Answerer(Protocol):
 
     def generations(self) -> list[Generation]: ...
 
-    def ask(self, question: str, generation: str | None) -> Answered: ...
+    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None) -> Answered:
+        """`progress(stage, data)`, when given, hears each stage as it starts (no answer text)."""
+        ...
 
     def source(self, path: str) -> list[SourceChunk] | None:
         """The chunks of one source file in document order, or None when the release has none."""

@@ -56,7 +56,7 @@ def _generations(release) -> list[Generation]:
 class LibraryAnswerer:
     """One open, verified release and per-thread answer engines over it."""
 
-    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path, gaps=None):
+    def __init__(self, release, embedder, settings: EngineSettings, state_root: Path, gaps=None, question_log=None):
         self._release = release
         self._gaps = gaps
         self._embedder = embedder
@@ -66,8 +66,10 @@ class LibraryAnswerer:
         chunks = release.get_chunks(release.all_chunk_ids())
         self._owned = owned_table(release, chunks)
         self._vocabulary = read_vocabulary(chunks)
-        self._log = None
-        if settings.log_questions:
+        # The source's shared log when given (one connection: no two writers wait on each other).
+        self._own_log = question_log is None
+        self._log = question_log
+        if settings.log_questions and question_log is None:
             self._log = open_question_log(settings.question_log or state_root / "questions.sqlite")
         self._local = threading.local()
         self._by_path: dict[str, list[str]] | None = None
@@ -114,9 +116,9 @@ class LibraryAnswerer:
             self._local.engine = engine
         return engine
 
-    def ask(self, question: str, generation: str | None) -> Answered:
+    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None) -> Answered:
         try:
-            result = self._engine().ask(question, generation)
+            result = self._engine().ask(question, generation, progress=progress)
         except UnknownGenerationError as err:
             raise UnknownGeneration(str(err)) from None
         return Answered(
@@ -124,6 +126,7 @@ class LibraryAnswerer:
             degraded=result.degraded,
             degraded_reasons=list(result.degraded_reasons),
             stages_ms=dict(result.stages_ms),
+            log_id=result.log_id,
         )
 
     def source(self, path: str) -> list[SourceChunk] | None:
@@ -153,7 +156,7 @@ class LibraryAnswerer:
         if self._closed:
             return
         self._closed = True
-        if self._log is not None:
+        if self._log is not None and self._own_log:
             self._log.close()
         self._release.close()
 
@@ -174,6 +177,20 @@ class LibraryReleases:
 
             directory = self.settings.issues_dir or Path(store.root) / "issues"
             self.gaps = GapIssueWriter(IssueStore(directory), self.settings.max_gap_issues)
+        self._shared_log = None  # set by conversation_log(), then used by every answerer
+
+    def conversation_log(self):
+        """Where conversations and feedback live: the question log (the one the answerers write
+        to, opened once), or memory when question logging is off. The caller closes it."""
+        from valid.answer import QuestionLog
+
+        s = self.settings
+        if not s.log_questions:
+            return QuestionLog(":memory:")
+        with self._lock:
+            if self._shared_log is None:
+                self._shared_log = open_question_log(s.question_log or Path(self.store.root) / "questions.sqlite")
+            return self._shared_log
 
     def active_id(self) -> str | None:
         from valid.index.activation import active_release_id
@@ -195,7 +212,7 @@ class LibraryReleases:
         release = open_release(self.store, release_id)
         try:
             answerer = LibraryAnswerer(
-                release, self._embedder_for(release), self.settings, Path(self.store.root), self.gaps
+                release, self._embedder_for(release), self.settings, Path(self.store.root), self.gaps, self._shared_log
             )
         except Exception:
             release.close()

@@ -28,6 +28,7 @@ ErrorCode = Literal[
     "not_ready",  # 503, with Retry-After: no verified release is loaded yet
     "timeout",  # 504: the answer took longer than the request timeout
     "internal",  # 500: a bug; details are in the server log, never in the response
+    "conversation_ended",  # 409: the conversation reached its turn or age bound; start a new one
 ]
 
 
@@ -75,6 +76,15 @@ def ask_request_model(max_question_chars: int) -> type[BaseModel]:
                 description="A generation from the subject scheme: its profile name (tpu7x) or any name "
                 "readers use for it (Ironwood). Given: added to the scope the question names. Omitted: the "
                 "scope comes from the question alone.",
+            ),
+        ),
+        conversation_id=(
+            str | None,
+            Field(
+                default=None,
+                pattern=r"^[A-Za-z0-9_-]{1,64}$",
+                description="Continue this conversation (from X-Valid-Conversation-Id): the question may refer to "
+                "the previous one and keeps its generation unless it names another. Omitted: a new conversation.",
             ),
         ),
     )

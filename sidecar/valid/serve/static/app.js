@@ -1,7 +1,19 @@
 // The ask page: plain DOM, no framework. Every server string goes in with textContent, never as HTML.
 "use strict";
 
-const state = { generations: [], release: null };
+const state = { generations: [], release: null, conversation: null, answerId: null, asked: null };
+
+// Stage events of POST /v1/ask (text/event-stream), as the status line says them.
+const STAGES = {
+  scope: "Reading which generation you mean…",
+  retrieved: "Found the documentation for it…",
+  generating: "Writing the answer…",
+  checking: "Checking every step against the documentation…",
+};
+const REASONS = [
+  ["inaccurate", "Inaccurate"], ["wrong_version", "Wrong version"], ["irrelevant_sources", "Irrelevant sources"],
+  ["missing_content", "Missing content"], ["unclear", "Unclear"], ["other", "Other"],
+];
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,7 +81,25 @@ async function loadRelease() {
     }
   }
   $("release").textContent = "Release " + body.release;
+  applyPageGeneration();
   document.body.dataset.ready = "true";
+}
+
+// A portal page about one build opens the ask page with ?generation=NAME (any name readers use).
+function applyPageGeneration() {
+  const wanted = new URLSearchParams(window.location.search).get("generation");
+  if (!wanted) return;
+  const key = (text) => text.toLowerCase().replace(/[^0-9a-z]/g, "");
+  const g = state.generations.find((x) => [x.name, x.label, ...x.labels].some((n) => key(n) === key(wanted)));
+  const note = $("page-scope");
+  note.hidden = false;
+  if (!g) {
+    note.textContent = `This documentation has no generation called “${wanted}”; choose one below.`;
+    return;
+  }
+  $("generation").value = g.name;
+  note.textContent = "Questions here are answered for " + g.label + ".";
+  document.body.dataset.pageGeneration = g.name;
 }
 
 function renderSteps(answer, generation) {
@@ -117,7 +147,7 @@ function renderAsk(data, container) {
       text: choice.label,
       onclick: () => {
         $("generation").value = choice.generation;
-        ask();
+        ask(state.asked);
       },
     }));
   }
@@ -188,13 +218,127 @@ function renderRun(data) {
   return el("p", { class: "run", text: parts.join(" · ") });
 }
 
+// The answer shown now becomes a turn of the thread above the form (ids dropped, feedback kept out).
+function archiveCurrent() {
+  const container = $("result");
+  if (!container.firstChild || !state.asked) return;
+  const turn = el("li", { class: "turn", "data-outcome": container.dataset.outcome || "" },
+    el("p", { class: "you", text: state.asked }));
+  for (const child of container.children) {
+    if (child.classList.contains("feedback")) continue;
+    const copy = child.cloneNode(true);
+    copy.removeAttribute("id");
+    copy.removeAttribute("tabindex");
+    copy.querySelectorAll("[id]").forEach((node) => node.removeAttribute("id"));
+    copy.querySelectorAll("button").forEach((node) => { node.disabled = true; });  // copies carry no handlers
+    turn.append(copy);
+  }
+  $("thread").append(turn);
+  $("thread-section").hidden = false;
+}
+
+function newConversation() {
+  state.conversation = null;
+  state.asked = null;
+  state.sentGeneration = null;
+  $("thread").replaceChildren();
+  $("thread-section").hidden = true;
+  $("result").replaceChildren();
+  $("asked").hidden = true;
+  $("new-conversation").hidden = true;
+  $("question").focus();
+}
+
+function renderFeedback(answerId) {
+  const form = el("form", { class: "feedback", "aria-label": "Feedback on this answer" });
+  const status = el("p", { class: "feedback-status", role: "status" });
+  const reasons = el("fieldset", { class: "reasons", hidden: "" }, el("legend", { text: "What was wrong? (optional)" }));
+  for (const [value, text] of REASONS) {
+    const id = "reason-" + value;
+    reasons.append(el("label", { for: id }, el("input", { type: "checkbox", id, name: "reason", value }), " " + text));
+  }
+  const comment = el("textarea", { id: "feedback-comment", rows: "2", maxlength: "1000" });
+  const commentField = el("div", { class: "comment", hidden: "" },
+    el("label", { for: "feedback-comment", text: "Comment (optional)" }), comment);
+  const send = el("button", { type: "submit", id: "send-feedback", hidden: "", text: "Send feedback" });
+  let rating = null;
+  const thumb = (value, text, label) => el("button", {
+    type: "button", class: "thumb", "data-rating": value, "aria-pressed": "false", "aria-label": label, text,
+    onclick: (event) => {
+      rating = value;
+      form.querySelectorAll(".thumb").forEach((b) => b.setAttribute("aria-pressed", String(b === event.currentTarget)));
+      reasons.hidden = value !== "down";
+      commentField.hidden = false;
+      send.hidden = false;
+    },
+  });
+  form.append(el("p", { class: "question", text: "Was this answer helpful?" }),
+    thumb("up", "Yes", "Helpful"), thumb("down", "No", "Not helpful"), reasons, commentField, send, status);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!rating) return;
+    const chosen = rating === "down" ? [...reasons.querySelectorAll("input:checked")].map((i) => i.value) : [];
+    const payload = { answer_id: answerId, rating, reasons: chosen };
+    if (comment.value.trim()) payload.comment = comment.value.trim();
+    send.disabled = true;
+    try {
+      const { response, body } = await getJSON("/v1/feedback", {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload),
+      });
+      status.textContent = response.ok ? "Thank you: your feedback was recorded."
+        : (body && body.error ? body.error.message : `HTTP ${response.status}`);
+      form.dataset.sent = response.ok ? "true" : "false";
+    } catch (err) {
+      status.textContent = "Could not send feedback: " + err.message;
+    } finally {
+      send.disabled = false;
+    }
+  });
+  return form;
+}
+
+// POST /v1/ask as server-sent events: stage events go to the status line, the last event is the
+// checked answer (or an error). Returns { response, body } like getJSON.
+async function askWithProgress(payload) {
+  const response = await fetch("/v1/ask", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify(payload),
+  });
+  if (!(response.headers.get("content-type") || "").startsWith("text/event-stream")) {
+    let body = null;
+    try { body = await response.json(); } catch (_) { body = null; }
+    return { response, body, failed: !response.ok };
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let final = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const kind = (block.match(/^event: (.*)$/m) || [])[1];
+      const data = JSON.parse((block.match(/^data: (.*)$/m) || [])[1] || "null");
+      if (kind === "stage") $("status").textContent = STAGES[data.stage] || "";
+      else if (kind === "answer" || kind === "error") final = { kind, data };
+    }
+    if (done) break;
+  }
+  if (!final) return { response, body: { error: { message: "the answer stream ended early" } }, failed: true };
+  return { response, body: final.data, failed: final.kind === "error" };
+}
+
 function showError(message) {
   const container = $("result");
   container.replaceChildren(el("p", { class: "error", role: "alert", text: message }));
 }
 
-async function ask() {
-  const question = $("question").value.trim();
+async function ask(again) {
+  const question = (again || $("question").value).trim();
   if (!question) {
     showError("Type a question first.");
     $("question").focus();
@@ -207,18 +351,28 @@ async function ask() {
   container.setAttribute("aria-busy", "true");
   $("status").textContent = "Asking…";
   try {
-    const payload = generation ? { question, generation } : { question };
-    const { response, body } = await getJSON("/v1/ask", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(payload),
-    });
-    if (!response.ok) {
+    // In a conversation the picker is sent only when changed: otherwise the follow-up's own words
+    // (or the conversation) decide, and "and on v6e?" is not widened by the previous choice.
+    const send = generation && (!state.conversation || generation !== state.sentGeneration);
+    const payload = send ? { question, generation } : { question };
+    if (state.conversation) payload.conversation_id = state.conversation;
+    const { response, body, failed } = await askWithProgress(payload);
+    if (failed) {
       const message = body && body.error ? body.error.message : `HTTP ${response.status}`;
       const wait = response.headers.get("retry-after");
+      if (response.status === 404 || response.status === 409) state.conversation = null;  // ended: next ask starts anew
       showError(message + (wait ? ` (try again in ${wait} s)` : ""));
       return;
     }
+    archiveCurrent();
+    state.conversation = response.headers.get("x-valid-conversation-id");
+    state.answerId = response.headers.get("x-valid-answer-id");
+    state.asked = question;
+    state.sentGeneration = generation;
+    $("asked").textContent = question;
+    $("asked").hidden = false;
+    $("new-conversation").hidden = false;
+    $("question").value = "";
     container.replaceChildren();
     container.dataset.outcome = body.outcome;
     let heading;
@@ -227,6 +381,7 @@ async function ask() {
     else if (body.outcome === "compare") heading = renderComparison(body, container);
     else heading = renderRefusal(body, container);
     container.append(renderRun(body));
+    if (state.answerId) container.append(renderFeedback(state.answerId));
     heading.focus();
   } catch (err) {
     showError("Could not reach the service: " + err.message);
@@ -242,6 +397,7 @@ document.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     ask();
   });
+  $("new-conversation").addEventListener("click", newConversation);
   $("question").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();

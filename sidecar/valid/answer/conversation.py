@@ -1,0 +1,211 @@
+"""Conversations: a follow-up question read in the context of the turn before it.
+
+The answer engine answers one self-contained question. A conversation turns a follow-up into
+such a question *before* the engine sees it, from two inputs only: the follow-up's own words and
+the previous turn (what it was asked as, and the generations it was scoped to). Nothing here looks
+at the engine's internals, and nothing names a doc set's wording:
+
+- **Scope.** A follow-up that names a generation (or an unknown one) is scoped by its own words;
+  one that does not, and gives no explicit generation, inherits the generations of the turn before.
+- **Subject.** A follow-up that says nothing but a generation ("and on v6e?", "what about the
+  other one, Trillium?") is the previous question asked again for that generation: the previous
+  question with its generation names removed, plus the names the follow-up gave. A follow-up with
+  words of its own that leans on the previous turn (a referring word such as "that" or "it", a
+  leading "and"/"what about", or a single content word) keeps its own words first and gets the
+  previous question's subject after them. Anything else is a new question in the same scope.
+
+Conversations are bounded: at most `max_turns` turns, and none continues past `max_age_s` after it
+started. Turns are stored with the question log (`valid.answer.log`), each naming its question row.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from valid.answer.question import question_words
+from valid.answer.scope import resolve_scope
+from valid.contracts import ProfileInfo
+from valid.errors import ValidError
+
+# Words that point back at the previous turn, and openings that continue it.
+REFERRING = frozenset("that it this these those them they there same its their other another".split())
+_CONTINUES = re.compile(r"^\W*(?:and|but|also|so|or|then|what\s+about|how\s+about|same\s+for|and\s+what)\b", re.I)
+# Words a follow-up uses around a generation name that say nothing about the subject.
+FILLER = frozenset("about also instead then too else ok okay please now again same other another case".split())
+# A composed question never grows past this (a long conversation keeps its most recent subject).
+MAX_QUESTION_CHARS = 1000
+CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class ConversationLimits(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_turns: int = Field(default=20, ge=1, description="Turns a conversation may have.")
+    max_age_s: float = Field(default=24 * 3600.0, gt=0, description="Seconds after its start a conversation ends.")
+
+
+class UnknownConversation(ValidError):
+    """A conversation id the store does not hold (never started, or forgotten)."""
+
+
+class ConversationEnded(ValidError):
+    """A conversation that reached its turn or age bound: start a new one."""
+
+
+@dataclass(frozen=True)
+class PriorTurn:
+    asked_as: str  # the self-contained question the engine answered
+    generations: tuple[str, ...]  # the profiles that turn was scoped to by name or choice
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    question: str  # what the engine is asked
+    generation: tuple[str, ...] | None  # explicit scope for the engine (None: from the question's words)
+    inherited: bool  # the scope came from the previous turn
+    uses_previous: bool  # the question took its subject from the previous turn
+
+
+def without_names(question: str, profiles: Sequence[ProfileInfo]) -> str:
+    """The question with the words that named its generations removed."""
+    resolution = resolve_scope(question, profiles)
+    text = question
+    for name in sorted({*resolution.matched, *resolution.unknown}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", text)
+    # A sentence left with nothing but small words ("I'm on .") is dropped.
+    sentences = re.findall(r"[^.?!]+[.?!]*", text)
+    kept = [s for s in sentences if question_words(s)] or sentences
+    return " ".join(" ".join(kept).split())
+
+
+def follow_up(
+    question: str,
+    previous: PriorTurn | None,
+    profiles: Sequence[ProfileInfo],
+    generation: str | Sequence[str] | None = None,
+) -> FollowUp:
+    """The self-contained question and scope for `question`, asked after `previous` (pure)."""
+    explicit = (generation,) if isinstance(generation, str) else (tuple(generation) if generation else None)
+    if previous is None:
+        return FollowUp(question, explicit, inherited=False, uses_previous=False)
+    own = resolve_scope(question, profiles)
+    names_scope = bool(own.profiles or own.unknown or own.candidates)
+    if explicit or names_scope:
+        scope, inherited = explicit, False
+    else:
+        scope, inherited = (previous.generations or None), bool(previous.generations)
+    names = [*own.matched, *own.unknown, *(n for p in profiles for n in (p.name, *p.labels))]
+    words = [w for w in question_words(question, names) if w not in FILLER]
+    tokens = set(re.findall(r"[a-z]+", question.lower()))
+    subject = without_names(previous.asked_as, profiles)
+    if not words:
+        # Only a generation (or nothing): the previous question again, for what this one names.
+        asked = f"{subject} {' '.join([*own.matched, *own.unknown])}".strip() if names_scope else subject
+        return FollowUp(_bounded(asked), scope, inherited, uses_previous=True)
+    if tokens & REFERRING or _CONTINUES.search(question) or len(words) == 1:
+        return FollowUp(_bounded(f"{question.strip()} {subject}"), scope, inherited, uses_previous=True)
+    return FollowUp(question, scope, inherited, uses_previous=False)
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_QUESTION_CHARS:
+        return text
+    return text[:MAX_QUESTION_CHARS].rsplit(" ", 1)[0]
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+@dataclass
+class Turn:
+    """One answered turn, as a caller reports it."""
+
+    conversation_id: str
+    answer_id: str
+    turn: int
+    follow: FollowUp
+    result: object  # what `ask` returned
+
+
+def prior_turn(store, conversation_id: str, limits: ConversationLimits, now: datetime | None = None) -> PriorTurn | None:
+    """The last turn of a conversation that may go on; raises when it is unknown or has ended."""
+    found = store.conversation(conversation_id)
+    if found is None:
+        raise UnknownConversation(f"no conversation {conversation_id[:64]!r} (it may have been forgotten); start a new one")
+    started = datetime.fromisoformat(found["started_at"])
+    now = now or datetime.now(timezone.utc)
+    if found["turns"] >= limits.max_turns:
+        raise ConversationEnded(f"conversation {conversation_id} has reached {limits.max_turns} turns; start a new one")
+    if now - started > timedelta(seconds=limits.max_age_s):
+        raise ConversationEnded(f"conversation {conversation_id} is older than {limits.max_age_s:g} s; start a new one")
+    turns = store.turns(conversation_id)
+    if not turns:
+        return None
+    last = turns[-1]
+    return PriorTurn(asked_as=last["asked_as"], generations=tuple(last["generations"]))
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A conversation about to get its next turn."""
+
+    conversation_id: str
+    new: bool  # not stored yet: answer_turn starts it
+    previous: PriorTurn | None
+
+
+def open_conversation(
+    store, conversation_id: str | None, limits: ConversationLimits = ConversationLimits(), *, create: bool = False
+) -> Opened:
+    """No id: a new conversation. A known id: its last turn (raises if it has ended). An unknown id
+    raises UnknownConversation, unless `create` (the CLI names its own conversations)."""
+    if conversation_id is None:
+        return Opened(new_id(), True, None)
+    if not CONVERSATION_ID.match(conversation_id):
+        raise UnknownConversation("a conversation id is 1-64 letters, digits, '-' or '_'")
+    if create and store.conversation(conversation_id) is None:
+        return Opened(conversation_id, True, None)
+    return Opened(conversation_id, False, prior_turn(store, conversation_id, limits))
+
+
+def answer_turn(
+    store,
+    ask: Callable[[str, tuple[str, ...] | None], object],
+    profiles: Sequence,
+    question: str,
+    generation: str | Sequence[str] | None,
+    opened: Opened,
+    answer_id: str | None = None,
+) -> Turn:
+    """Ask `question` as the next turn of `opened` and store the turn.
+
+    `ask(question, generation)` returns an object with `.answer` (an answer object, model or dict)
+    and `.log_id` (its question-log row, or None). `profiles` need `.name` and `.labels`.
+    """
+    follow = follow_up(question, opened.previous, profiles, generation)
+    result = ask(follow.question, follow.generation)
+    answer = result.answer if isinstance(result.answer, dict) else result.answer.model_dump(mode="json")
+    resolved = resolve_scope(follow.question, profiles, follow.generation).profiles
+    if opened.new:
+        store.start_conversation(opened.conversation_id)
+    answer_id = answer_id or new_id()
+    number = store.add_turn(
+        {
+            "answer_id": answer_id,
+            "conversation_id": opened.conversation_id,
+            "question_id": getattr(result, "log_id", None),
+            "question": question,
+            "asked_as": follow.question,
+            "generations": list(resolved),
+            "outcome": answer["outcome"],
+            "scope": answer["scope"],
+        }
+    )
+    return Turn(conversation_id=opened.conversation_id, answer_id=answer_id, turn=number, follow=follow, result=result)
