@@ -8,9 +8,12 @@
 The generated corpus has what makes export slow in practice: maps with profiled branches and
 submaps, element profiling inside shared topics, profiled key definitions resolved by keyrefs, and
 conrefs into a reuse library. It is exported with one profile per value of its subject scheme
-(`--profiles N` values). Every measurement runs in a child process of its own, so its peak RSS
-(resource.getrusage of that child: Python, lxml and the SaxonC runtime together) is its own.
-Results go to docs/benchmarks.md between the `bench:export` markers.
+(`--profiles N` values). Every measurement runs in a child process of its own; its peak RSS is the
+peak of the summed resident sets of that child and every worker process it starts (Python, lxml and
+each SaxonC runtime together), sampled every 50 ms from /proc, and its CPU time counts the workers.
+`--jobs 1,2` measures each doc set with each number of worker processes, side by side (the runs
+alternate, so a change in the machine's load falls on both). Results go to docs/benchmarks.md
+between the `bench:export` markers.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -126,7 +130,9 @@ def topic_xml(name: str, rnd: random.Random, GENERATIONS: tuple[str, ...]) -> st
 # ----------------------------------------------------------------------------- measuring
 
 
-def child_run(map_path: Path, scheme: Path, out: Path, per_run: int, builds_per_run: int = BUILDS_PER_RUN) -> dict:
+def child_run(
+    map_path: Path, scheme: Path, out: Path, per_run: int, builds_per_run: int = BUILDS_PER_RUN, jobs: int = 1
+) -> dict:
     """One export in this process (the child): seconds, CPU seconds, chunks, stage times, peak RSS."""
     from valid.export import export
 
@@ -138,10 +144,12 @@ def child_run(map_path: Path, scheme: Path, out: Path, per_run: int, builds_per_
 
     start = time.perf_counter()
     result = export(
-        map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run, builds_per_run=builds_per_run
+        map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run, builds_per_run=builds_per_run,
+        jobs=jobs,
     )
     total = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # the worker processes, all joined by now
     # Counted here, after the usage is taken: a parent that loads a doc set forks children whose
     # maximum RSS starts at the parent's size (Linux keeps the high-water mark across exec).
     topics = count_topics(map_path)
@@ -153,68 +161,121 @@ def child_run(map_path: Path, scheme: Path, out: Path, per_run: int, builds_per_
         "chunks": result.chunks,
         "profiles": len(result.profiles),
         "stages": stages,
-        "cpu": usage.ru_utime + usage.ru_stime,  # robust on a shared machine, where wall time is not
-        "peak_mb": usage.ru_maxrss / 1024,
+        # robust on a shared machine, where wall time is not
+        "cpu": usage.ru_utime + usage.ru_stime + workers.ru_utime + workers.ru_stime,
+        "jobs": jobs,
         "digest": __import__("hashlib").sha256(out.read_bytes()).hexdigest(),
         "topics": topics,
     }
 
 
-def run_in_child(map_path: Path, scheme: Path, out: Path, per_run: int) -> dict:
+def run_in_child(map_path: Path, scheme: Path, out: Path, per_run: int, jobs: int = 1) -> dict:
     """per_run: topic files per stylesheet run; 10**9 means one run (no batches at all)."""
     builds = 10**9 if per_run >= 10**9 else BUILDS_PER_RUN
-    done = subprocess.run(
-        [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run), str(builds)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"export of {map_path} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    command = [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run), str(builds), str(jobs)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sampler = TreeSampler(child.pid)
+    sampler.start()
+    stdout, stderr = child.communicate()
+    sampler.stop()
+    if child.returncode != 0:
+        raise SystemExit(f"export of {map_path} failed:\n{stderr}")
+    row = json.loads(stdout.strip().splitlines()[-1])
+    row["peak_mb"] = sampler.peak_kb / 1024
+    row["load"] = sum(sampler.loads) / max(1, len(sampler.loads))
+    return row
+
+
+class TreeSampler(threading.Thread):
+    """The peak of the summed VmRSS of a process and its descendants, and the 1-minute load
+    average, sampled every 50 ms while it runs."""
+
+    def __init__(self, pid: int):
+        super().__init__(daemon=True)
+        self.pid, self.peak_kb, self.loads = pid, 0, []
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.wait(0.05):
+            self.peak_kb = max(self.peak_kb, sum(_rss_kb(p) for p in _tree(self.pid)))
+            self.loads.append(os.getloadavg()[0])
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join()
+
+
+def _tree(pid: int) -> list[int]:
+    found = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                for child in f.read().split():
+                    found += _tree(int(child))
+    except OSError:  # gone meanwhile
+        pass
+    return found
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def count_topics(map_path: Path) -> int:
     return sum(1 for sf in load(map_path).files.values() if sf.format == "dita")
 
 
-def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int, per_run: int) -> dict:
-    """The median run of `repeat` (by total seconds): the machine is shared, single runs are noisy."""
-    runs = []
+def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int, per_run: int, jobs: list[int]) -> list[dict]:
+    """Per number of jobs, the median run of `repeat` (by total seconds): the machine is shared,
+    single runs are noisy. The runs with different jobs alternate."""
+    runs: dict[int, list[dict]] = {j: [] for j in jobs}
     for attempt in range(repeat):
-        target = work / str(attempt)
-        target.mkdir(parents=True, exist_ok=True)
-        runs.append(run_in_child(map_path, scheme, target / "out.jsonl", per_run))
-        print(f"  {name}: {runs[-1]['seconds']:.1f} s, {runs[-1]['cpu']:.1f} CPU s, {runs[-1]['peak_mb']:.0f} MB", file=sys.stderr)
-    runs.sort(key=lambda r: r["seconds"])
-    row = runs[len(runs) // 2]
-    row.update(name=name, runs=[r["seconds"] for r in runs])
-    return row
+        for j in jobs:
+            target = work / f"{attempt}-{j}"
+            target.mkdir(parents=True, exist_ok=True)
+            runs[j].append(run_in_child(map_path, scheme, target / "out.jsonl", per_run, j))
+            r = runs[j][-1]
+            print(f"  {name}, jobs {j}: {r['seconds']:.1f} s, {r['cpu']:.1f} CPU s, {r['peak_mb']:.0f} MB, load {r['load']:.1f}", file=sys.stderr)
+    rows = []
+    for j in jobs:
+        ordered = sorted(runs[j], key=lambda r: r["seconds"])
+        row = ordered[len(ordered) // 2]
+        row.update(name=name, runs=[r["seconds"] for r in ordered])
+        rows.append(row)
+    return rows
 
 
 def report(rows: list[dict], command: str, load: tuple[float, float, float], load_after: tuple[float, float, float]) -> str:
     lines = [f"Command: `{command}`", ""]
     lines += [
-        f"Median of {len(rows[0]['runs'])} run(s) per doc set, each in a child process of its own (all runs, seconds: "
-        + "; ".join(f"{r['name']} " + ", ".join(f"{t:.1f}" for t in r["runs"]) for r in rows)
+        f"Median of {len(rows[0]['runs'])} run(s) per doc set and jobs, each in a child process of its own (all runs, seconds: "
+        + "; ".join(f"{r['name']} jobs {r['jobs']} " + ", ".join(f"{t:.1f}" for t in r["runs"]) for r in rows)
         + f"). Load average (1 min) {load[0]:.2f} before the runs and {load_after[0]:.2f} after, on {os.cpu_count()} cores.",
         "",
-        "| doc set | topics | profiles | chunks | wall s | CPU s | topics x profiles / CPU s | peak RSS MB | output sha256 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| doc set | jobs | topics | profiles | chunks | wall s | CPU s | topics x profiles / CPU s | peak RSS MB (all processes) | load avg during | output sha256 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['name']} | {r['topics']} | {r['profiles']} | {r['chunks']} | {r['seconds']:.1f} | {r['cpu']:.1f} | "
-            f"{r['topics'] * r['profiles'] / r['cpu']:.0f} | {r['peak_mb']:.0f} | {r['digest'][:12]} |"
+            f"| {r['name']} | {r['jobs']} | {r['topics']} | {r['profiles']} | {r['chunks']} | {r['seconds']:.1f} | {r['cpu']:.1f} | "
+            f"{r['topics'] * r['profiles'] / r['cpu']:.0f} | {r['peak_mb']:.0f} | {r['load']:.1f} | {r['digest'][:12]} |"
         )
-    big = rows[0]
-    lines += ["", f"Stages of the {big['name']} run (seconds):", ""]
-    lines += [f"- {stage}: {seconds:.1f}" for stage, seconds in big["stages"].items()]
+    for big in [r for r in rows if r["name"] == rows[0]["name"]]:
+        lines += ["", f"Stages of the {big['name']} run with {big['jobs']} job(s) (seconds):", ""]
+        lines += [f"- {stage}: {seconds:.1f}" for stage, seconds in big["stages"].items()]
     lines += [
         "",
-        "Peak RSS is the child's maximum resident set (resource.getrusage): Python, lxml and the",
-        "SaxonC runtime together. Targets: 2,500 topics x 20 profiles in at most 60 s and 1 GB;",
-        "10,000 topics x 20 profiles in at most 4 GB.",
+        "Peak RSS is the peak of the summed resident sets of the export's process and its workers",
+        "(sampled every 50 ms; pages the processes share, such as the SaxonC library, count once per",
+        "process). CPU s counts the workers. Targets: 2,500 topics x 20 profiles in at most 60 s and",
+        "1 GB; 10,000 topics x 20 profiles in at most 4 GB.",
     ]
     return "\n".join(lines)
 
@@ -244,9 +305,9 @@ def suite(topics: int, profiles: int, only: bool, scaling: bool) -> list[tuple[s
 
 
 def main() -> None:
-    if len(sys.argv) == 7 and sys.argv[1] == "--child":
+    if len(sys.argv) == 8 and sys.argv[1] == "--child":
         args = sys.argv[2:]
-        print(json.dumps(child_run(Path(args[0]), Path(args[1]), Path(args[2]), int(args[3]), int(args[4]))))
+        print(json.dumps(child_run(Path(args[0]), Path(args[1]), Path(args[2]), int(args[3]), int(args[4]), int(args[5]))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=2500)
@@ -259,28 +320,30 @@ def main() -> None:
         help="also export each doc set in one stylesheet run (no batches), side by side",
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs per doc set; the median is reported")
+    parser.add_argument(
+        "--jobs", default="1,2", help="worker processes to compare, comma-separated (valid export --jobs); default 1,2"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args()
     load_avg = os.getloadavg()
+    jobs = [int(j) for j in args.jobs.split(",")]
     rows = []
     with tempfile.TemporaryDirectory(prefix="valid-bench-") as tmp:
         base = Path(tmp)
         for name, topics, profiles in suite(args.topics, args.profiles, args.only, args.scaling):
             corpus = generate(base / f"corpus-{topics}-{profiles}", topics, profiles)
             scheme = corpus.parent / "scheme.ditamap"
-            rows.append(measure(name, corpus, scheme, base / f"run-{topics}-{profiles}", args.repeat, TOPICS_PER_RUN))
+            rows += measure(name, corpus, scheme, base / f"run-{topics}-{profiles}", args.repeat, TOPICS_PER_RUN, jobs)
             if args.compare_one_run:
-                whole = measure(f"{name}, one run", corpus, scheme, base / f"one-{topics}-{profiles}", args.repeat, 10**9)
-                rows.append(whole)
-        rows.append(
-            measure(
-                "sample (Cloud TPU)",
-                REPO / "sample_maps" / "cloud-tpu.ditamap",
-                REPO / "schemes" / "tpu-generations.ditamap",
-                base / "run-sample",
-                args.repeat,
-                TOPICS_PER_RUN,
-            )
+                rows += measure(f"{name}, one run", corpus, scheme, base / f"one-{topics}-{profiles}", args.repeat, 10**9, [1])
+        rows += measure(
+            "sample (Cloud TPU)",
+            REPO / "sample_maps" / "cloud-tpu.ditamap",
+            REPO / "schemes" / "tpu-generations.ditamap",
+            base / "run-sample",
+            args.repeat,
+            TOPICS_PER_RUN,
+            jobs,
         )
     command = "python3 bench/export.py"
     if args.only:
@@ -289,6 +352,7 @@ def main() -> None:
         command += f" --topics {args.topics} --scaling"
     command += " --compare-one-run" if args.compare_one_run else ""
     command += f" --repeat {args.repeat}" if args.repeat != 1 else ""
+    command += f" --jobs {args.jobs}" if args.jobs != "1,2" else ""
     text = report(rows, command, load_avg, os.getloadavg())
     print(text)
     if not args.no_write:

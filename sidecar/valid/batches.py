@@ -21,6 +21,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -143,14 +144,21 @@ def run_in_batches(
     docset: DocSet,
     job_files: dict[str, Path],
     unfiltered: Path,
-    run_one: Callable[[BatchJobs, int], str],
+    run_one: Callable[[BatchJobs, int], str | Future[str]],
     profiles: Sequence[str],
+    finished: Callable[[int], None] = lambda _n: None,
 ) -> str | None:
-    """Run the stylesheet per batch (run_one writes the batch's run document and runs it); joined."""
+    """Run the stylesheet per batch (run_one writes the batch's run document and runs it, or hands
+    it to a worker and returns the future); joined in batch order, the first error in that order
+    raised. `finished(n)` is called as batch n's output is taken."""
     all_topics = {f for batch in batches for f in batch}
     targets: dict[str, str] = {}
-    outputs = []
+    started = []
     for n, batch in enumerate(batches, 1):
         jobs = write_batch_jobs(docset, job_files, unfiltered, batch, all_topics, n, targets)
-        outputs.append(run_one(jobs, n))
+        started.append(run_one(jobs, n))
+    outputs = []
+    for n, each in enumerate(started, 1):
+        outputs.append(each.result() if isinstance(each, Future) else each)
+        finished(n)
     return join(outputs, profiles)

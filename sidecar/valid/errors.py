@@ -30,6 +30,11 @@ class DitaError(ValidError):
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self):
+        # Rebuilt from its parts, so that an error raised in a worker process (valid.workers)
+        # reaches the command as the same error with the same one-line message.
+        return (type(self), (self.path, self.line, self.message))
+
 
 class DitaSyntaxError(DitaError):
     pass

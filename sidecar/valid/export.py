@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,11 +35,12 @@ from valid.contracts import Chunk, ExportHeader, ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
 from valid.dita.loader import DocSet, file_uri, load
-from valid.dita.preprocess import UNFILTERED, Job, preprocess
+from valid.dita.preprocess import UNFILTERED
 from valid.dita.scheme import SubjectScheme, load_scheme
-from valid.errors import ConfigError, DitavalError, ExportContractError
+from valid.errors import ConfigError, DitavalError, ExportContractError, ValidError
 from valid.exportfile import parse_export
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
+from valid.workers import BuildTask, Built, auto_jobs, build, build_group, pool, results, run_stylesheet, split
 
 # Topic files chunked and merged per stylesheet run, at most; and topic builds (a file counted once
 # per build that keeps it) per run, at most. The stylesheet holds every build of a run's files at
@@ -92,6 +94,7 @@ def export(
     allow_empty: bool = False,
     topics_per_run: int = TOPICS_PER_RUN,
     builds_per_run: int = BUILDS_PER_RUN,
+    jobs: int | None = None,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
@@ -103,6 +106,8 @@ def export(
     or "-" (standard output; valid.output). An export with no chunks, or a profile without any, is
     refused unless `allow_empty`. Topic files are chunked and merged in batches of at most
     `topics_per_run` files and `builds_per_run` topic builds (valid.batches), with the same output.
+    `jobs`: worker processes (valid.workers); None picks them (valid.workers.auto_jobs), 1 exports
+    in this process alone. The output is the same bytes for any number.
     """
     say = progress or (lambda _stage, _done, _total: None)
     target = output_target(out)
@@ -118,59 +123,79 @@ def export(
     refuse_inputs(target, [map_path, scheme, catalog, *docset.files, *(path for _, path in pairs)])
     ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
 
+    topics = sum(1 for sf in docset.files.values() if sf.format == "dita")
+    workers = auto_jobs(topics, len(chosen)) if jobs is None else jobs
+    if workers < 1:
+        raise ConfigError(f"--jobs must be at least 1, not {workers}")
+
     work = Path(tempfile.mkdtemp(prefix="valid-export-"))
     try:
         warnings = list(docset.warnings)
-        jobs: dict[str, Path] = {}
-        builds: Counter[Path] = Counter()  # topic file -> the builds that keep it
-        for index, profile in enumerate(chosen, 1):
-            say("preprocess", index - 1, len(chosen) + 1)
+        for profile in chosen:
             ditaval = ditavals[profile.name]
             warnings += [
                 ExportWarning(path=ditaval.source, line=line, feature=feature, message=message)
                 for line, feature, message in ditaval.warnings
             ]
             warnings += _undeclared_ditaval_values(ditaval, subject_scheme)
-            job = preprocess(docset, ditaval, work / f"profile-{index}", name=profile.name)
-            warnings += job.warnings
-            jobs[profile.name] = job.job_file
-            builds.update(kept_sources(job))
-        say("preprocess", len(chosen), len(chosen) + 1)
-        unfiltered = preprocess(docset, None, work / UNFILTERED, name=UNFILTERED)
-        builds.update(kept_sources(unfiltered))
+        tasks = [
+            BuildTask(p.name, p.ditaval, p.source, work / f"profile-{index}") for index, p in enumerate(chosen, 1)
+        ]
+        built, unfiltered = _build_all(docset, tasks, ditavals, work, workers, (map_path, root, catalog), say)
+        builds: Counter[Path] = Counter()  # topic file -> the builds that keep it
+        for each in [*built, unfiltered]:
+            warnings += each.warnings
+            builds.update(each.kept)
+        jobs_files = {each.name: each.job_file for each in built}
         docset.release_trees()
         gc.collect()  # free now, before the stylesheet runs, whatever the builds left in reference cycles
         _return_free_memory()
         say("preprocess", len(chosen) + 1, len(chosen) + 1)
 
-        def run(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> str:
-            run_document = work / name
-            write_run_document(
-                run_document,
-                docset=docset,
-                profiles=chosen,
-                jobs=batch_jobs,
-                unfiltered=batch_unfiltered,
-                scheme=subject_scheme,
-                attribute=header_attribute,
-                warnings=_unique(warnings),
-            )
-            return _xslt().run_export(str(run_document))
-
         names = [p.name for p in chosen]
-        planned = topic_batches(docset, topics_per_run, builds_per_run, builds)
-        batches = len(planned)
-        text = None
-        if batches > 1:
+        # Workers run their batches at the same time: together they hold at most builds_per_run.
+        per_run = builds_per_run if workers == 1 else max(1, builds_per_run // workers)
+        planned = topic_batches(docset, topics_per_run, per_run, builds)
+        stylesheet = pool(min(workers, len(planned))) if workers > 1 else None
+        try:
 
-            def run_batch(batch: BatchJobs, n: int) -> str:
-                say("chunk and merge", n - 1, batches)
-                return run(batch.jobs, batch.unfiltered, f"run-{n}.xml")
+            def run(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> str | Future[str]:
+                run_document = work / name
+                write_run_document(
+                    run_document,
+                    docset=docset,
+                    profiles=chosen,
+                    jobs=batch_jobs,
+                    unfiltered=batch_unfiltered,
+                    scheme=subject_scheme,
+                    attribute=header_attribute,
+                    warnings=_unique(warnings),
+                )
+                if stylesheet is not None:
+                    return stylesheet.submit(run_stylesheet, str(run_document))
+                return _xslt().run_export(str(run_document))
 
-            text = run_in_batches(planned, docset, jobs, unfiltered.job_file, run_batch, names)
-        if text is None:  # one batch, or batches that cannot be joined exactly
-            say("chunk and merge", 0, 1)
-            text = run(jobs, unfiltered.job_file, "run.xml")
+            batches = len(planned)
+            text = None
+            if batches > 1:
+
+                def run_batch(batch: BatchJobs, n: int) -> str | Future[str]:
+                    if stylesheet is None:
+                        say("chunk and merge", n - 1, batches)
+                    return run(batch.jobs, batch.unfiltered, f"run-{n}.xml")
+
+                def finished(n: int) -> None:
+                    if stylesheet is not None:  # workers: report batches as their outputs come in
+                        say("chunk and merge", n, batches)
+
+                text = run_in_batches(planned, docset, jobs_files, unfiltered.job_file, run_batch, names, finished)
+            if text is None:  # one batch, or batches that cannot be joined exactly
+                say("chunk and merge", 0, 1)
+                whole = run(jobs_files, unfiltered.job_file, "run.xml")
+                text = whole.result() if isinstance(whole, Future) else whole
+        finally:
+            if stylesheet is not None:
+                stylesheet.shutdown(wait=True, cancel_futures=True)
         header, chunks = validate_lines(text, names)
         if not allow_empty:
             refuse_empty(header.counts.per_profile, chunks, [p.name for p in chosen])
@@ -181,6 +206,50 @@ def export(
     return ExportResult(out=Path(target.given), header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
 
 
+def _build_all(
+    docset: DocSet,
+    tasks: list[BuildTask],
+    ditavals: Mapping[str, object],
+    work: Path,
+    workers: int,
+    load_args: tuple,
+    say: Progress,
+) -> tuple[list[Built], Built]:
+    """Every profile's build and the unfiltered one (valid.workers: with workers > 1, the profiles
+    after the first group are built in worker processes). Results and the first error come in
+    profile order, the unfiltered build last, as in a serial export."""
+    total = len(tasks) + 1
+    groups = split(tasks, workers)
+    unfiltered_task = BuildTask(UNFILTERED, b"", "", work / UNFILTERED)
+    if len(groups) <= 1:
+        built = []
+        for index, task in enumerate(tasks):
+            say("preprocess", index, total)
+            built.append(build(docset, ditavals[task.name], task))
+        say("preprocess", len(tasks), total)
+        return built, build(docset, None, unfiltered_task)
+    with pool(len(groups) - 1) as others:
+        futures = [others.submit(build_group, load_args, group) for group in groups[1:]]
+        try:
+            built = []
+            for index, task in enumerate(groups[0]):
+                say("preprocess", index, total)
+                built.append(build(docset, ditavals[task.name], task))
+            try:
+                unfiltered: Built | ValidError = build(docset, None, unfiltered_task)
+            except ValidError as error:  # raised after the workers' errors: it comes last in order
+                unfiltered = error
+            for group_built in results(futures):
+                built += group_built
+                say("preprocess", len(built), total)
+        except BaseException:
+            others.shutdown(wait=True, cancel_futures=True)
+            raise
+    if isinstance(unfiltered, ValidError):
+        raise unfiltered
+    return built, unfiltered
+
+
 def _return_free_memory() -> None:
     """Give the C heap's free pages back to the system (glibc's malloc_trim), so that the memory
     the parsed doc set held is available to the stylesheet's runtime rather than kept idle."""
@@ -188,11 +257,6 @@ def _return_free_memory() -> None:
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):  # not glibc: nothing to give back this way
         pass
-
-
-def kept_sources(job: Job) -> set[Path]:
-    """The source files a build keeps (a copy counts for its source)."""
-    return {jf.source.file for jf in job.files if jf.kept}
 
 
 def _schemes_to_validate(docset: DocSet, given: SubjectScheme | None) -> list[SubjectScheme]:

@@ -55,7 +55,14 @@ def _labels(values: tuple[str, ...]) -> dict[str, list[str]]:
 )
 @click.option("--allow-empty", is_flag=True, help="Write the export even with no chunks, or a profile with none.")
 @click.option("--progress", "show_progress", is_flag=True, help="Show progress on stderr even when it is not a terminal.")
-def export_command(map_path, scheme, attribute, profiles, labels, root, catalog, out, allow_empty, show_progress):
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: the usable CPUs, at most 4; 1 for a small doc set). "
+    "1 exports in one process. The output is the same for any number.",
+)
+def export_command(map_path, scheme, attribute, profiles, labels, root, catalog, out, allow_empty, show_progress, jobs):
     """Export MAP's chunks as JSON lines, each with its scope per profile.
 
     Each profile is preprocessed on its own (as a DITA-OT build with its DITAVAL would be), then
@@ -78,6 +85,7 @@ def export_command(map_path, scheme, attribute, profiles, labels, root, catalog,
             out=out,
             progress=progress,
             allow_empty=allow_empty,
+            jobs=jobs,
         )
     finally:
         if progress is not None:

@@ -68,6 +68,9 @@ class DocSet:
     # references, and resolving (realpath) asks the file system for each path component.
     _resolved: dict[tuple[Path, str], Path] = field(default_factory=dict, repr=False, compare=False)
     _relative: dict[tuple[Path, Path], str] = field(default_factory=dict, repr=False, compare=False)
+    # The root map with its submaps inlined: the same for every profile's build (filtering comes
+    # after), so it is made once and each build takes a copy.
+    inlined_map: etree._Element | None = field(default=None, repr=False, compare=False)
 
     def get(self, file: Path) -> SourceFile | None:
         return self.files.get(file)
@@ -85,6 +88,7 @@ class DocSet:
         stylesheet reads them from disk, and a large doc set's trees are hundreds of megabytes."""
         for sf in self.files.values():
             sf.tree = None
+        self.inlined_map = None
 
     def relative(self, path: Path, start: Path) -> str:
         """`path` relative to the directory `start`, '/'-separated (os.path.relpath), cached."""

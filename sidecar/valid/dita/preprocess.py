@@ -91,16 +91,19 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
     def run(self, job_dir: Path) -> Job:
         docset = self.docset
         root_map = docset.root_map
-        resolved = self._inline(root_map, [root_map.file])
+        if docset.inlined_map is None:
+            docset.inlined_map = self._inline(root_map, [root_map.file])
+        resolved = copy.deepcopy(docset.inlined_map)
         chains = props_chains(resolved.get("domains"))
         kept_map = self._filter(resolved, chains)
         if kept_map is None:
             raise DitaError(root_map.path, root_map.root.sourceline, f"profile {self.name} excludes the root map itself")
         self._ignore_copy_to_existing(kept_map)
-        if branches.has_branches(kept_map):
+        branched = branches.has_branches(kept_map)
+        if branched:
             self._check_root_ditavalrefs(kept_map)
             branches.apply(kept_map, chains, self._branch_filter)
-        self._name_outputs(kept_map)
+        self._name_outputs(kept_map, branched)
         self.root_scope = keyspace.build(kept_map)
         self._resolve_topicref_keys(kept_map)
         self._scope_copies(kept_map)

@@ -134,9 +134,10 @@ class MapStage:
             self.branch_filters[path] = Filter(ditaval)
         return self.branch_filters[path]
 
-    def _name_outputs(self, kept_map: etree._Element) -> None:
+    def _name_outputs(self, kept_map: etree._Element, branched: bool = True) -> None:
         """Point renamed topicrefs (branch copies, @copy-to) at their copies and record what each
-        copy is: its source topic and the branch filters on top of the profile's."""
+        copy is: its source topic and the branch filters on top of the profile's. `branched`: the
+        map has ditavalrefs (without any, no topicref has branch filters to look for)."""
         for el in kept_map.iter():
             if not isinstance(el.tag, str) or classes.TOPICREF not in (el.get("class") or ""):
                 continue
@@ -150,7 +151,7 @@ class MapStage:
             source = self.docset.files.get(self._map_target(href))
             if source is None:
                 continue
-            filters = tuple(self._branch_filter(r) for r in branches.branch_ditavalrefs(el))
+            filters = tuple(self._branch_filter(r) for r in branches.branch_ditavalrefs(el)) if branched else ()
             if name:
                 fragment = split_href(href)[1]
                 self.outputs.setdefault(self._map_target(name), Output(source, filters))

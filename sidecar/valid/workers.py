@@ -1,0 +1,121 @@
+"""Export work in worker processes, so that an export uses more than one core.
+
+An export spends its time in two places that one Python process cannot overlap: preprocessing
+each profile (Python) and running the stylesheet over each batch (SaxonC, which holds the GIL for a
+whole transformation). Both split into independent pieces: the profiles' builds do not read each
+other, and the batches' stylesheet runs do not either (valid.batches). So `valid export --jobs N`
+hands pieces to N worker processes:
+
+- preprocessing: the profiles in N contiguous groups; the first group and the unfiltered build
+  are built in the calling process (it has the doc set loaded), each other group in a worker that
+  loads the doc set itself and writes its builds into the same job directories a serial export
+  would use;
+- chunking and merging: one batch's run document per task, each worker running its own SaxonC.
+
+The caller takes the results in a fixed order (profile order, then batch order), whatever order
+the workers finish in, so the output is byte-identical to a serial export, and an error is the one
+a serial export would raise first. Workers are started with 'spawn': a SaxonC processor must not
+be carried across fork, and a spawned worker starts small (it does not inherit the parent's heap).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from valid.contracts import ExportWarning
+
+MAX_JOBS = 4  # each worker holds its own SaxonC heap (a few hundred MB): more rarely pays
+MIN_PARALLEL_BUILDS = 2000  # topic files x profiles below which starting workers costs more than it saves
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask, which a container or taskset narrows)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def auto_jobs(topics: int, profiles: int) -> int:
+    """Worker processes for an export when none are asked for: the usable CPUs, at most MAX_JOBS,
+    and one (no workers) for a doc set too small to repay starting them."""
+    if topics * (profiles + 1) < MIN_PARALLEL_BUILDS:
+        return 1
+    return max(1, min(MAX_JOBS, usable_cpus()))
+
+
+def pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def split(items: Sequence, groups: int) -> list[list]:
+    """`items` in at most `groups` contiguous groups of near-equal size, in order."""
+    groups = max(1, min(groups, len(items)))
+    size, extra = divmod(len(items), groups)
+    out, start = [], 0
+    for g in range(groups):
+        end = start + size + (1 if g < extra else 0)
+        out.append(list(items[start:end]))
+        start = end
+    return out
+
+
+# ----------------------------------------------------------------------------- preprocessing
+
+
+@dataclass(frozen=True)
+class BuildTask:
+    """One profile's build, as a worker needs it: everything picklable."""
+
+    name: str
+    ditaval: bytes
+    source: str
+    job_dir: Path
+
+
+@dataclass(frozen=True)
+class Built:
+    """What the caller needs of a build: its job file, its warnings, the source files it keeps."""
+
+    name: str
+    job_file: Path
+    warnings: list[ExportWarning]
+    kept: set[Path]
+
+
+def build_group(load_args: tuple, tasks: Sequence[BuildTask]) -> list[Built]:
+    """In a worker: load the doc set and build each task's profile, in order."""
+    from valid.dita.ditaval import parse_ditaval
+    from valid.dita.loader import load
+
+    map_path, root, catalog = load_args
+    docset = load(map_path, root=root, catalog=catalog)
+    return [build(docset, parse_ditaval(t.ditaval, t.source), t) for t in tasks]
+
+
+def build(docset, ditaval, task: BuildTask) -> Built:
+    from valid.dita.preprocess import preprocess
+
+    job = preprocess(docset, ditaval, task.job_dir, name=task.name)
+    kept = {jf.source.file for jf in job.files if jf.kept}  # a copy counts for its source
+    return Built(task.name, job.job_file, list(job.warnings), kept)
+
+
+# ----------------------------------------------------------------------------- stylesheet
+
+
+def run_stylesheet(run_document: str) -> str:
+    """In a worker: the export stylesheet over one run document (valid.xslt.run_export)."""
+    from valid import xslt
+
+    return xslt.run_export(run_document)
+
+
+def results(futures: Sequence[Future]) -> list:
+    """The futures' results in their order; the first error in that order is raised."""
+    return [f.result() for f in futures]

@@ -1,0 +1,99 @@
+"""`valid export --jobs N`: worker processes give the very bytes of a serial export, and an error
+in a worker is the same one line, with nothing written."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import CLOUD_TPU, CORVANE
+
+from valid.cli import main
+from valid.export import export
+from valid.workers import auto_jobs, split
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from export import generate  # noqa: E402  (bench/export.py: the guide-shaped generated doc set)
+
+
+def exported(tmp_path: Path, name: str, map_path: Path, **options) -> bytes:
+    out = tmp_path / f"{name}.jsonl"
+    export(map_path, out=out, **options)
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("sample", [CLOUD_TPU, CORVANE], ids=lambda s: s.name)
+def test_a_bundled_sample_exported_by_two_workers_is_byte_identical_to_one_process(tmp_path, sample):
+    serial = exported(tmp_path, "serial", sample.map, scheme=sample.scheme, jobs=1)
+    assert exported(tmp_path, "parallel", sample.map, scheme=sample.scheme, jobs=2) == serial
+    # Batches of two topic files: several stylesheet runs spread over the workers, joined in order.
+    assert exported(tmp_path, "batched", sample.map, scheme=sample.scheme, jobs=2, topics_per_run=2) == serial
+
+
+def test_a_generated_guide_exported_by_three_workers_is_byte_identical_to_one_process(tmp_path):
+    root_map = generate(tmp_path / "docs", topics=60, profiles=5)
+    scheme = root_map.parent / "scheme.ditamap"
+    serial = exported(tmp_path, "serial", root_map, scheme=scheme, jobs=1, builds_per_run=90)
+    parallel = exported(tmp_path, "parallel", root_map, scheme=scheme, jobs=3, builds_per_run=90)
+    assert parallel == serial
+    assert serial.count(b"\n") > 100  # a real export, with chunks
+
+
+def profiled_root(tmp_path: Path) -> Path:
+    """Three profiles; the third (built by a worker when there are two) excludes the root map."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "m.ditamap").write_text('<map audience="admin">\n<title>M</title>\n<topicref href="t.dita"/>\n</map>')
+    (docs / "t.dita").write_text('<topic id="t"><title>T</title><body><section><p>x</p></section></body></topic>')
+    for name in ("a", "b"):
+        (docs / f"{name}.ditaval").write_text('<val><prop att="audience" val="nobody" action="exclude"/></val>')
+    (docs / "c.ditaval").write_text('<val><prop att="audience" val="admin" action="exclude"/></val>')
+    return docs
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_error_in_a_worker_is_the_serial_one_line_and_nothing_is_written(tmp_path, monkeypatch, jobs):
+    docs = profiled_root(tmp_path)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out = tmp_path / "out.jsonl"
+    args = [str(docs / "m.ditamap"), "-o", str(out), "--jobs", jobs]
+    for name in ("a", "b", "c"):
+        args += ["--profile", f"{name}={docs / f'{name}.ditaval'}"]
+    result = CliRunner().invoke(main, ["export", *args], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.output == "valid: error: m.ditamap:1: profile c excludes the root map itself\n"
+    assert not out.exists()
+    assert list(scratch.iterdir()) == []  # no job directory left behind
+
+
+def test_a_stylesheet_error_in_a_worker_is_one_line_and_nothing_is_written(tmp_path, monkeypatch):
+    broken = tmp_path / "xsl"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "xsl", broken)
+    entry = broken / "valid-index.xsl"
+    entry.write_text(entry.read_text(encoding="utf-8").replace("</xsl:stylesheet>", "<xsl:bogus/></xsl:stylesheet>"))
+    monkeypatch.setenv("VALID_XSL_DIR", str(broken))  # workers inherit the environment
+    messages = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-{jobs}.jsonl"
+        args = [str(CLOUD_TPU.map), "--scheme", str(CLOUD_TPU.scheme), "-o", str(out), "--jobs", jobs]
+        result = CliRunner().invoke(main, ["export", *args], catch_exceptions=False)
+        assert result.exit_code == 2 and not out.exists()
+        assert len(result.output.splitlines()) == 1 and "does not compile" in result.output
+        messages.append(result.output)
+    assert messages[0] == messages[1]
+
+
+def test_jobs_default_to_one_for_a_small_doc_set_and_to_the_cpus_at_most_four_otherwise():
+    assert auto_jobs(topics=8, profiles=3) == 1
+    assert 1 <= auto_jobs(topics=2500, profiles=20) <= 4
+
+
+def test_profiles_are_split_into_contiguous_groups_in_order():
+    assert split(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
+    assert split([1], 4) == [[1]]
