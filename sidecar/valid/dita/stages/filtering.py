@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 import copy
+import functools
+import re
 
 from lxml import etree
 
-from valid.dita.ditaval import Filter, props_chains
+from valid.dita.ditaval import FILTER_ATTRIBUTES, Filter, props_chains
 from valid.dita.loader import SourceFile
 from valid.dita.stages.nodes import remove
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
 class FilterStage:
@@ -25,16 +30,12 @@ class FilterStage:
 
         if excluded(root):
             return None
-        stack = [root]
-        while stack:
-            parent = stack.pop()
-            for child in list(parent):
-                if not isinstance(child.tag, str):
-                    continue
-                if excluded(child):
-                    remove(child)
-                else:
-                    stack.append(child)
+        # Only an element with a filtering attribute can be excluded: lxml finds those (in
+        # document order) instead of a walk over every element. One inside an element already
+        # removed is no longer under the root and is skipped, as the removal took it along.
+        for el in _candidates(tuple(chains))(root):
+            if _under(el, root) and excluded(el):
+                remove(el)
         return root
 
     def _filtered(self, sf: SourceFile, extra: tuple[Filter, ...] = ()) -> etree._Element | None:
@@ -44,6 +45,25 @@ class FilterStage:
             root = copy.deepcopy(sf.root)
             self.filtered[key] = self._filter(root, file_chains(root), extra)
         return self.filtered[key]
+
+
+@functools.cache
+def _candidates(chains: tuple[tuple[str, ...], ...]) -> etree.XPath:
+    """Descendants with @class and an attribute a filter reads (valid.dita.ditaval.Filter.excludes:
+    the filter attributes and every name of the props specialization chains)."""
+    names = dict.fromkeys([*FILTER_ATTRIBUTES, *(name for chain in chains for name in chain)])
+    tests = " or ".join(f"@{name}" for name in names if _NAME.fullmatch(name))
+    unusual = [name for name in names if not _NAME.fullmatch(name)]
+    if unusual:  # not an XML name: an XPath cannot test it, so every element is a candidate
+        return etree.XPath("descendant::*[@class]")
+    return etree.XPath(f"descendant::*[@class][{tests}]")
+
+
+def _under(el: etree._Element, root: etree._Element) -> bool:
+    top = el
+    while (parent := top.getparent()) is not None:
+        top = parent
+    return top is root
 
 
 def file_chains(root: etree._Element):
