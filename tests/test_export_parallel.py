@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from conftest import CLOUD_TPU, CORVANE
 
 from valid.cli import main
+from valid.errors import ConfigError
 from valid.export import export
 from valid.workers import auto_jobs, split
 
@@ -72,21 +73,24 @@ def test_an_error_in_a_worker_is_the_serial_one_line_and_nothing_is_written(tmp_
     assert list(scratch.iterdir()) == []  # no job directory left behind
 
 
-def test_a_stylesheet_error_in_a_worker_is_one_line_and_nothing_is_written(tmp_path, monkeypatch):
+def test_a_stylesheet_error_in_a_worker_is_the_serial_one_and_nothing_is_written(tmp_path, monkeypatch):
     broken = tmp_path / "xsl"
     shutil.copytree(Path(__file__).resolve().parents[1] / "xsl", broken)
     entry = broken / "valid-index.xsl"
     entry.write_text(entry.read_text(encoding="utf-8").replace("</xsl:stylesheet>", "<xsl:bogus/></xsl:stylesheet>"))
     monkeypatch.setenv("VALID_XSL_DIR", str(broken))  # workers inherit the environment
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     messages = []
-    for jobs in ("1", "2"):
+    for jobs in (1, 2):
         out = tmp_path / f"out-{jobs}.jsonl"
-        args = [str(CLOUD_TPU.map), "--scheme", str(CLOUD_TPU.scheme), "-o", str(out), "--jobs", jobs]
-        result = CliRunner().invoke(main, ["export", *args], catch_exceptions=False)
-        assert result.exit_code == 2 and not out.exists()
-        assert len(result.output.splitlines()) == 1 and "does not compile" in result.output
-        messages.append(result.output)
-    assert messages[0] == messages[1]
+        with pytest.raises(ConfigError) as raised:  # batches of two topic files: the runs are the workers'
+            export(CLOUD_TPU.map, scheme=CLOUD_TPU.scheme, out=out, jobs=jobs, topics_per_run=2)
+        assert not out.exists() and list(scratch.iterdir()) == []
+        messages.append(str(raised.value))
+    assert "does not compile" in messages[0] and len(messages[0].splitlines()) == 1
+    assert messages[1] == messages[0]
 
 
 def test_jobs_default_to_one_for_a_small_doc_set_and_to_the_cpus_at_most_four_otherwise():

@@ -139,18 +139,17 @@ def join(outputs: Sequence[str], profiles: Sequence[str]) -> str | None:
     return "\n".join([header, *(line for body in bodies for line in body)]) + "\n"
 
 
-def run_in_batches(
+def run_batches(
     batches: Sequence[Sequence[Path]],
     docset: DocSet,
     job_files: dict[str, Path],
     unfiltered: Path,
-    run_one: Callable[[BatchJobs, int], str | Future[str]],
-    profiles: Sequence[str],
+    run_one: Callable[[BatchJobs, int], str | Future],
     finished: Callable[[int], None] = lambda _n: None,
-) -> str | None:
-    """Run the stylesheet per batch (run_one writes the batch's run document and runs it, or hands
-    it to a worker and returns the future); joined in batch order, the first error in that order
-    raised. `finished(n)` is called as batch n's output is taken."""
+) -> list:
+    """Write each batch's job files and start its stylesheet run (run_one writes the batch's run
+    document and runs it, or hands it to a worker and returns the future); the runs' results in
+    batch order, the first error in that order raised. `finished(n)` as batch n's result is taken."""
     all_topics = {f for batch in batches for f in batch}
     targets: dict[str, str] = {}
     started = []
@@ -161,4 +160,4 @@ def run_in_batches(
     for n, each in enumerate(started, 1):
         outputs.append(each.result() if isinstance(each, Future) else each)
         finished(n)
-    return join(outputs, profiles)
+    return outputs

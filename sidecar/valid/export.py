@@ -30,7 +30,7 @@ from lxml import etree
 from pydantic import TypeAdapter
 
 from valid import __version__
-from valid.batches import BatchJobs, run_in_batches, topic_batches
+from valid.batches import BatchJobs, join, run_batches, topic_batches
 from valid.contracts import Chunk, ExportHeader, ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
@@ -156,46 +156,29 @@ def export(
         # Workers run their batches at the same time: together they hold at most builds_per_run.
         per_run = builds_per_run if workers == 1 else max(1, builds_per_run // workers)
         planned = topic_batches(docset, topics_per_run, per_run, builds)
-        stylesheet = pool(min(workers, len(planned))) if workers > 1 else None
-        try:
+        batches = len(planned)
+        unique_warnings = _unique(warnings)
 
-            def run(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> str | Future[str]:
-                run_document = work / name
-                write_run_document(
-                    run_document,
-                    docset=docset,
-                    profiles=chosen,
-                    jobs=batch_jobs,
-                    unfiltered=batch_unfiltered,
-                    scheme=subject_scheme,
-                    attribute=header_attribute,
-                    warnings=_unique(warnings),
-                )
-                if stylesheet is not None:
-                    return stylesheet.submit(run_stylesheet, str(run_document))
-                return _xslt().run_export(str(run_document))
+        def run_document(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> Path:
+            path = work / name
+            write_run_document(
+                path,
+                docset=docset,
+                profiles=chosen,
+                jobs=batch_jobs,
+                unfiltered=batch_unfiltered,
+                scheme=subject_scheme,
+                attribute=header_attribute,
+                warnings=unique_warnings,
+            )
+            return path
 
-            batches = len(planned)
-            text = None
-            if batches > 1:
-
-                def run_batch(batch: BatchJobs, n: int) -> str | Future[str]:
-                    if stylesheet is None:
-                        say("chunk and merge", n - 1, batches)
-                    return run(batch.jobs, batch.unfiltered, f"run-{n}.xml")
-
-                def finished(n: int) -> None:
-                    if stylesheet is not None:  # workers: report batches as their outputs come in
-                        say("chunk and merge", n, batches)
-
-                text = run_in_batches(planned, docset, jobs_files, unfiltered.job_file, run_batch, names, finished)
-            if text is None:  # one batch, or batches that cannot be joined exactly
-                say("chunk and merge", 0, 1)
-                whole = run(jobs_files, unfiltered.job_file, "run.xml")
-                text = whole.result() if isinstance(whole, Future) else whole
-        finally:
-            if stylesheet is not None:
-                stylesheet.shutdown(wait=True, cancel_futures=True)
+        text = None
+        if batches > 1:
+            text = _run_batches(planned, docset, jobs_files, unfiltered.job_file, run_document, workers, names, say)
+        if text is None:  # one batch, or batches that cannot be joined exactly
+            say("chunk and merge", 0, 1)
+            text = _xslt().run_export(str(run_document(jobs_files, unfiltered.job_file, "run.xml")))
         header, chunks = validate_lines(text, names)
         if not allow_empty:
             refuse_empty(header.counts.per_profile, chunks, [p.name for p in chosen])
@@ -204,6 +187,42 @@ def export(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return ExportResult(out=Path(target.given), header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
+
+
+def _run_batches(
+    planned: list[list[Path]],
+    docset: DocSet,
+    jobs_files: dict[str, Path],
+    unfiltered: Path,
+    run_document: Callable[[Mapping[str, Path], Path, str], Path],
+    workers: int,
+    names: list[str],
+    say: Progress,
+) -> str | None:
+    """The batches chunked and merged (valid.batches), here or by workers, and joined; None when
+    they cannot be joined exactly. Workers write their outputs to files, and are gone before the
+    outputs are read and joined, so their runtimes and the joined text are never held at once."""
+    batches = len(planned)
+    if workers == 1:
+
+        def run_here(batch: BatchJobs, n: int) -> str:
+            say("chunk and merge", n - 1, batches)
+            return _xslt().run_export(str(run_document(batch.jobs, batch.unfiltered, f"run-{n}.xml")))
+
+        return join(run_batches(planned, docset, jobs_files, unfiltered, run_here), names)
+    with pool(min(workers, batches)) as stylesheet:
+        try:
+
+            def hand_over(batch: BatchJobs, n: int) -> Future:
+                return stylesheet.submit(run_stylesheet, str(run_document(batch.jobs, batch.unfiltered, f"run-{n}.xml")))
+
+            outputs = run_batches(
+                planned, docset, jobs_files, unfiltered, hand_over, lambda n: say("chunk and merge", n, batches)
+            )
+        except BaseException:
+            stylesheet.shutdown(wait=True, cancel_futures=True)
+            raise
+    return join([Path(output).read_text(encoding="utf-8") for output in outputs], names)
 
 
 def _build_all(

@@ -110,10 +110,13 @@ def build(docset, ditaval, task: BuildTask) -> Built:
 
 
 def run_stylesheet(run_document: str) -> str:
-    """In a worker: the export stylesheet over one run document (valid.xslt.run_export)."""
+    """In a worker: the export stylesheet over one run document (valid.xslt.run_export); the
+    output is written beside it and its path returned, so the caller reads it when it needs it."""
     from valid import xslt
 
-    return xslt.run_export(run_document)
+    output = Path(run_document).with_suffix(".jsonl")
+    output.write_text(xslt.run_export(run_document), encoding="utf-8")
+    return str(output)
 
 
 def results(futures: Sequence[Future]) -> list:
