@@ -211,17 +211,13 @@ def _run_batches(
 
         return join(run_batches(planned, docset, jobs_files, unfiltered, run_here), names)
     with pool(min(workers, batches)) as stylesheet:
-        try:
 
-            def hand_over(batch: BatchJobs, n: int) -> Future:
-                return stylesheet.submit(run_stylesheet, str(run_document(batch.jobs, batch.unfiltered, f"run-{n}.xml")))
+        def hand_over(batch: BatchJobs, n: int) -> Future:
+            return stylesheet.submit(run_stylesheet, str(run_document(batch.jobs, batch.unfiltered, f"run-{n}.xml")))
 
-            outputs = run_batches(
-                planned, docset, jobs_files, unfiltered, hand_over, lambda n: say("chunk and merge", n, batches)
-            )
-        except BaseException:
-            stylesheet.shutdown(wait=True, cancel_futures=True)
-            raise
+        outputs = run_batches(
+            planned, docset, jobs_files, unfiltered, hand_over, lambda n: say("chunk and merge", n, batches)
+        )
     return join([Path(output).read_text(encoding="utf-8") for output in outputs], names)
 
 
@@ -249,21 +245,17 @@ def _build_all(
         return built, build(docset, None, unfiltered_task)
     with pool(len(groups) - 1) as others:
         futures = [others.submit(build_group, load_args, group) for group in groups[1:]]
+        built = []
+        for index, task in enumerate(groups[0]):
+            say("preprocess", index, total)
+            built.append(build(docset, ditavals[task.name], task))
         try:
-            built = []
-            for index, task in enumerate(groups[0]):
-                say("preprocess", index, total)
-                built.append(build(docset, ditavals[task.name], task))
-            try:
-                unfiltered: Built | ValidError = build(docset, None, unfiltered_task)
-            except ValidError as error:  # raised after the workers' errors: it comes last in order
-                unfiltered = error
-            for group_built in results(futures):
-                built += group_built
-                say("preprocess", len(built), total)
-        except BaseException:
-            others.shutdown(wait=True, cancel_futures=True)
-            raise
+            unfiltered: Built | ValidError = build(docset, None, unfiltered_task)
+        except ValidError as error:  # raised after the workers' errors: it comes last in order
+            unfiltered = error
+        for group_built in results(futures):
+            built += group_built
+            say("preprocess", len(built), total)
     if isinstance(unfiltered, ValidError):
         raise unfiltered
     return built, unfiltered

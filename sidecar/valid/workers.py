@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from valid.contracts import ExportWarning
+from valid.errors import ConfigError
 
 MAX_JOBS = 4  # each worker holds its own SaxonC heap (a few hundred MB): more rarely pays
 MIN_PARALLEL_BUILDS = 2000  # topic files x profiles below which starting workers costs more than it saves
@@ -49,8 +52,19 @@ def auto_jobs(topics: int, profiles: int) -> int:
     return max(1, min(MAX_JOBS, usable_cpus()))
 
 
-def pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+@contextmanager
+def pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes, started fresh ('spawn'); gone when the block ends. A worker that dies
+    (killed, out of memory) is one line, not a traceback."""
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield executor
+    except BrokenProcessPool:
+        raise ConfigError(
+            "a worker process of the export ended unexpectedly (killed, or out of memory): run it again with fewer --jobs"
+        ) from None
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def split(items: Sequence, groups: int) -> list[list]:
