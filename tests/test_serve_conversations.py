@@ -8,14 +8,13 @@ is compared with the answer the same service gives to the self-contained questio
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-import jsonschema
 import pytest
 
+from fixtures.openapi import OPENAPI, validate
 from valid.answer import QuestionLog
 from valid.answer.conversation import ConversationLimits
 from valid.index import Store
@@ -23,14 +22,8 @@ from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import EngineSettings, LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
 
-REPO = Path(__file__).resolve().parents[1]
-OPENAPI = json.loads((REPO / "docs" / "openapi.json").read_text(encoding="utf-8"))
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 
-
-def validate(instance, schema_name: str) -> None:
-    schema = {"$ref": f"#/components/schemas/{schema_name}", "components": OPENAPI["components"]}
-    jsonschema.Draft202012Validator(schema).validate(instance)
 
 
 def validate_request(payload: dict) -> None:

@@ -18,23 +18,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-import jsonschema
 import pytest
 from fakes.gemini import FakeGemini
 
+from fixtures.openapi import validate
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import EngineSettings, LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
 
-REPO = Path(__file__).resolve().parents[1]
-OPENAPI = json.loads((REPO / "docs" / "openapi.json").read_text(encoding="utf-8"))
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 
-
-def validate(instance, schema_name: str) -> None:
-    schema = {"$ref": f"#/components/schemas/{schema_name}", "components": OPENAPI["components"]}
-    jsonschema.Draft202012Validator(schema).validate(instance)
 
 
 @contextmanager

@@ -3,27 +3,18 @@ log next to the question, validated against the published docs/openapi.json."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import httpx
-import jsonschema
 import pytest
 
+from fixtures.openapi import validate
 from valid.answer import QuestionLog
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import EngineSettings, LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
 
-REPO = Path(__file__).resolve().parents[1]
-OPENAPI = json.loads((REPO / "docs" / "openapi.json").read_text(encoding="utf-8"))
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 
-
-def validate(instance, schema_name: str) -> None:
-    schema = {"$ref": f"#/components/schemas/{schema_name}", "components": OPENAPI["components"]}
-    jsonschema.Draft202012Validator(schema).validate(instance)
 
 
 @pytest.fixture(scope="module")
