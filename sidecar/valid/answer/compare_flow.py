@@ -36,8 +36,7 @@ from valid.answer.compare import (
     topics_titled,
     with_value_names,
 )
-from valid.answer.models import AnswerObject, ComparisonRow, EvidenceChunk, Run, ScopeResolution
-from valid.answer.pricing import cost_usd
+from valid.answer.models import AnswerObject, ComparisonRow, EvidenceChunk, ScopeResolution
 from valid.answer.retrieve import chunks_by_id, evidence_chunk, retrieve_in_scope
 
 if TYPE_CHECKING:
@@ -162,15 +161,7 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
         refusal=refusal,
         not_used=not_used,
         checks=checks,
-        run=Run(
-            generator=engine.generator.name,
-            model=engine.generator.model,
-            calls=calls,
-            tokens_in=tokens_in,
-            tokens_out=tokens_out,
-            cost_usd=cost_usd(engine.generator.model, tokens_in, tokens_out),
-            latency_ms=round(latency, 3),
-        ),
+        run=engine.run_record(calls, tokens_in, tokens_out, latency),
         release=engine.release_id,
         comparison=comparison,
     )

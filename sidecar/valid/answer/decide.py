@@ -147,7 +147,6 @@ class AnswerEngine:
         self.log = log
         self.max_revisions = max_revisions
         self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
-        self.abbreviations = self.vocabulary.abbreviations
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
@@ -332,15 +331,7 @@ class AnswerEngine:
             refusal=refusal,
             not_used=not_used,
             checks=checks,
-            run=Run(
-                generator=self.generator.name,
-                model=self.generator.model,
-                calls=calls,
-                tokens_in=tokens_in,
-                tokens_out=tokens_out,
-                cost_usd=cost_usd(self.generator.model, tokens_in, tokens_out),
-                latency_ms=round(latency, 3),
-            ),
+            run=self.run_record(calls, tokens_in, tokens_out, latency),
             release=self.release_id,
         )
         result = AskResult(
@@ -356,6 +347,23 @@ class AnswerEngine:
             )
             result.stages_ms["log"] = round(_ms(clock), 3)
         return result
+
+    @property
+    def abbreviations(self):
+        """The abbreviations the doc set defines (part of its vocabulary)."""
+        return self.vocabulary.abbreviations
+
+    def run_record(self, calls: int, tokens_in: int, tokens_out: int, latency_ms: float) -> Run:
+        """What one ask cost: the generator and model, calls, tokens, price and latency."""
+        return Run(
+            generator=self.generator.name,
+            model=self.generator.model,
+            calls=calls,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
+            cost_usd=cost_usd(self.generator.model, tokens_in, tokens_out),
+            latency_ms=round(latency_ms, 3),
+        )
 
     # -- the loop for one answer --------------------------------------------------------------
     def _loop(self, question, scope: list[str], chunks, stages, key: str, matched=(), progress=None) -> _Attempts:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from dataclasses import dataclass, replace
 
 from valid.audit.tokens import scan
@@ -258,6 +259,12 @@ def _row_cells(piece: str) -> list[str]:
     return [cell.strip() for cell in first_line.split(" | ")] if " | " in first_line else []
 
 
+@lru_cache(maxsize=4096)
+def _title_terms(title: str) -> frozenset[str]:
+    """A chunk title's terms: every piece of its units asks for them, so they are read once."""
+    return frozenset(terms(title))
+
+
 def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str = "") -> bool:
     """One line or sentence answers the kind: it holds what was asked about *and* a number (count),
     a concrete value or a negative statement (value), or several names (names). A value on another
@@ -267,7 +274,7 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
     have = terms(piece)
     # The section's title says what a bare statement is about ("How long a session lasts": "A
     # session lasts 12 hours." answers "how long before I sign in again").
-    about = bool((have | terms(topic)) & asked.terms) or any(anchor_in(a, piece) for a in asked.anchors)
+    about = bool((have | _title_terms(topic)) & asked.terms) or any(anchor_in(a, piece) for a in asked.anchors)
     if kind == "count":
         # "How many NUMA nodes": the number must come with nodes (or with a unit of the family
         # asked for: memory → GiB), not with whatever else the sentence counts.
@@ -366,10 +373,11 @@ class OfflineExtractive:
         units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
         unit_terms = [terms(u.text + "\n" + u.context) for u in units]
         title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
-        chunk_terms = {cid: terms(chunk.title + "\n" + chunk.text) for cid, chunk in chunks.items()}
         vocabulary = set().union(set(), *unit_terms, *title_terms.values())
         # The generation's names decide nothing here: every chunk is already in scope.
         asked = read_question(request, vocabulary)
+        # Only a where-question reads a whole section's words (see below).
+        chunk_terms = {cid: terms(c.title + "\n" + c.text) for cid, c in chunks.items()} if asked.location else {}
         wanted = asked.terms
         family = asked.family
         compounds = [
