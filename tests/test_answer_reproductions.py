@@ -273,3 +273,12 @@ def test_the_sections_title_says_what_a_bare_statement_answers(corvane):
 def test_a_compound_of_the_question_said_as_one_phrase_picks_sign_in_over_sign_out(corvane):
     obj = ask(corvane, "Which sign-in command does Corvane CLI 1.1.0 use?")
     assert only_answer(obj, "cli-1.1.0").answer == "corvane login"
+
+
+def test_a_measured_quantity_needs_its_own_unit_not_a_compound_that_names_it(sample):
+    # TPU7x content states "192 GiB of high-bandwidth memory" and no interconnect bandwidth: the
+    # "bandwidth" inside "high-bandwidth" next to a GiB figure is not a bandwidth.
+    obj = ask(sample, "What is the ICI bandwidth of one TPU7x chip?")
+    assert obj.outcome == "refuse" and obj.answers == []
+    memory = only_answer(ask(sample, "How much HBM does one TPU7x chip have?"), "tpu7x")
+    assert "192 GiB" in memory.answer

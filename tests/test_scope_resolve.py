@@ -78,6 +78,12 @@ def test_version_strings_and_flags_do_not_name_a_generation():
     assert result.profiles == [] and result.unknown == []
 
 
+def test_a_name_shaped_prefix_of_an_identifier_is_not_an_unknown_generation():
+    # "v2-alpha" starts like a generation name but continues with a word: a software version's prefix.
+    result = scope("Which v2-alpha software version should I pass for TPU 7x?")
+    assert result.profiles == ["tpu7x"] and result.unknown == []
+
+
 def test_explicit_generation_is_validated_and_added():
     assert scope("How many chips per VM?", generation="tpu7x").profiles == ["tpu7x"]
     assert scope("How many chips per VM?", generation="Trillium").profiles == ["v6e"]

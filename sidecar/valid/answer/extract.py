@@ -201,6 +201,15 @@ def _family_units(question_terms: set[str]) -> frozenset[str]:
     return frozenset(wanted)
 
 
+def _measured_units(head: str | None, question: str) -> frozenset[str]:
+    """The units a measured quantity is stated in, when what the question measures is itself a
+    family's word ("how much memory", "the ICI bandwidth"). Not for counted things: "how many
+    times" counts occurrences, not a duration."""
+    if head is None or re.search(r"\bhow\s+many\b", question, re.I):
+        return frozenset()
+    return _family_units({head})
+
+
 @dataclass(frozen=True)
 class Asked:
     """The question as the answerer reads it: its kind, its content terms, its anchors, and the names
@@ -212,6 +221,7 @@ class Asked:
     names: re.Pattern | None
     counted: str | None = None  # the noun a count question counts
     family: frozenset[str] = frozenset()  # units of the quantity family asked about
+    measured: frozenset[str] = frozenset()  # units of the family the counted word itself names (bandwidth → Gbps)
     wants_code: bool = False  # the value asked for is a command or code, placeholders and all
     location: bool = False  # a where-question: the value is a path, a file or a URL
 
@@ -242,7 +252,7 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         head = stem(head)
     return Asked(
         question_kind(request.question), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
-        counted=head, family=_family_units(wanted), wants_code=asks_for_code(request.question),
+        counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question), wants_code=asks_for_code(request.question),
         location=asks_where(request.question),
     )
 
@@ -278,7 +288,12 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
     if kind == "count":
         # "How many NUMA nodes": the number must come with nodes (or with a unit of the family
         # asked for: memory → GiB), not with whatever else the sentence counts.
-        counts_it = asked.counted is None or asked.counted in have or _family_fits(asked.family, text)
+        if asked.measured:
+            # "What is the ICI bandwidth": a bandwidth is stated with a rate unit; the "bandwidth"
+            # of "high-bandwidth memory" next to 192 GiB is not one.
+            counts_it = _family_fits(asked.measured, text)
+        else:
+            counts_it = asked.counted is None or asked.counted in have or _family_fits(asked.family, text)
         return about and counts_it and bool(_numbers(text))
     if kind == "value" and asked.location:
         # A path, file or URL. Whether it is the one asked about is for the ranking to say: the

@@ -256,7 +256,11 @@ class NamingPattern:
     products: dict  # profile → its product words
 
     def looks_like_generation(self, norm: str) -> bool:
-        base = norm.split("-")[0].split("_")[0]
+        base, *rest = re.split(r"[-_]", norm)
+        # "v4-8" is a slice of a generation; "v2-alpha" (a software version's prefix) names no
+        # generation: a name followed by words is some other identifier.
+        if any(not part.isdigit() for part in rest):
+            return False
         shape = _SHAPE.match(base)
         if not shape or not shape.group(1) or shape.group(1) not in self.prefixes:
             return False
