@@ -282,3 +282,14 @@ def test_a_measured_quantity_needs_its_own_unit_not_a_compound_that_names_it(sam
     assert obj.outcome == "refuse" and obj.answers == []
     memory = only_answer(ask(sample, "How much HBM does one TPU7x chip have?"), "tpu7x")
     assert "192 GiB" in memory.answer
+
+
+def test_a_command_the_release_notes_say_was_removed_is_refused_with_that_line(corvane):
+    # In 2.0.0 the CLI's content names `corvane mirror` only in its release notes ("Removed: …"):
+    # answering from the lines around that notice (its replacement) would answer another question.
+    obj = ask(corvane, "Which options does corvane mirror take in Corvane CLI 2.0.0?")
+    assert obj.outcome == "refuse" and obj.answers == []
+    assert "corvane mirror" in obj.refusal.reason and "Removed:" in obj.refusal.reason
+    assert obj.refusal.gap_issue is None  # the docs are explicit: nothing for a writer to fill
+    # Where a topic about the command is in scope, it is answered as before.
+    assert only_answer(ask(corvane, "Which options does corvane mirror take in Corvane CLI 1.1.0?"), "cli-1.1.0")

@@ -21,6 +21,7 @@ the fused top chunks brings its best chunk into the evidence, so the answer can 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -39,6 +40,7 @@ class Answerability:
     missing: list[str] = field(default_factory=list)  # terms the question is about that this scope lacks
     elsewhere: dict[str, list[str]] = field(default_factory=dict)  # missing term → profiles whose content has it
     extra: list[EvidenceChunk] = field(default_factory=list)  # in-scope chunks holding anchors the top lacked
+    gone: dict[str, str] = field(default_factory=dict)  # missing anchor → the in-scope line saying it was removed
 
     @property
     def answerable(self) -> bool:
@@ -60,6 +62,11 @@ def assess(
     # A word of "high-bandwidth memory" is there when the content writes "HBM" (abbreviations.py).
     have = abbreviations.close_over(terms(seen))
     for anchor in anchors:
+        removal = _removal(release, anchor, profile, evidence)
+        if removal is not None:
+            result.missing.append(anchor.text)
+            result.gone[anchor.text] = removal
+            continue
         if anchor_in(anchor, seen):
             continue
         chunk = _find_anchor(release, anchor, profile)
@@ -81,6 +88,36 @@ def assess(
             if others:
                 result.elsewhere[term] = others
     return result
+
+
+# A line that says the thing it names is gone from this release: "Removed: corvane mirror.", "X was
+# removed", "X is no longer supported". Not a future removal ("will be removed in the next major
+# release", "to be removed"): that thing is still there.
+_GONE = re.compile(
+    r"(?:^[\s*•-]*|[.;:]\s*)removed\b|\b(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+)?removed\b|"
+    r"\bno\s+longer\s+(?:available|supported|exists?|included|shipped|provided)\b|\bdiscontinued\b",
+    re.I,
+)
+
+
+def _removal(release, anchor: Anchor, profile: str, evidence: Sequence[EvidenceChunk]) -> str | None:
+    """The in-scope line that says the anchor's thing was removed, when no topic in scope for
+    `profile` is about it (no title or breadcrumb names it): then the question asks about
+    something this release no longer has, and answering from the lines around the removal
+    notice would mislead."""
+    chunks = list({c.id: c for c in [*evidence, *_in_scope(release, anchor, profile)]}.values())
+    if any(anchor_in(anchor, " / ".join([c.title, *c.breadcrumbs])) for c in chunks):
+        return None
+    for chunk in chunks:
+        for line in chunk.text.split("\n"):
+            if anchor_in(anchor, line) and _GONE.search(line):
+                return line.strip().removeprefix("- ")
+    return None
+
+
+def _in_scope(release, anchor: Anchor, profile: str) -> list[EvidenceChunk]:
+    hits = release.search_bm25(_anchor_query(anchor), profile, ANCHOR_DEPTH)
+    return [evidence_chunk(c) for c in _chunks(release, hits) if c.scope.get(profile, False)]
 
 
 def _find_anchor(release, anchor: Anchor, profile: str) -> EvidenceChunk | None:

@@ -474,6 +474,12 @@ class AnswerEngine:
     def _missing(self, profile: str, found: Answerability) -> _Attempts:
         """A refusal that names what the question is about and this generation's content lacks."""
         label = self._labels[profile]
+        gone = [term for term in found.missing if term in found.gone]
+        if gone:
+            # Not a gap a writer can fill: the release's own content says the thing was removed.
+            term = gone[0]
+            refusal = f"'{term}' is not in {label}: its documentation says \"{found.gone[term]}\""
+            return _Attempts(profile=profile, refusal=refusal, missing=f"'{term}' in {label}", content_gap=False)
         terms = ", ".join(f"'{term}'" for term in found.missing)
         refusal = f"the {label} documentation does not mention {terms}"
         elsewhere = sorted({p for term in found.missing for p in found.elsewhere.get(term, [])}, key=self._order.get)
