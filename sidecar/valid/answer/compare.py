@@ -66,7 +66,14 @@ _COMPARE_CUE = re.compile(
 )
 # A yes/no question about whether something exists for a generation.
 _YESNO = re.compile(r"^\s*(?:is|are|does|do|did|can|could|was|were|will|has|have)\b", re.I)
-_AVAILABILITY_CUE = re.compile(r"\b(?:availab\w*|support\w*|still|exists?|removed|included|offered)\b", re.I)
+# "still" asks about availability only next to a word of having or using ("can I still use X", "is X
+# still there"), not before any verb ("will the agent still start?" asks about behaviour).
+_AVAILABILITY_CUE = re.compile(
+    r"\b(?:availab\w*|support\w*|exists?|removed|included|offered)\b|"
+    r"\bstill\s+(?:\w+\s+)?(?:use|used|usable|availab\w*|support\w*|work|works|exists?|there|have|has|includ\w*|"
+    r"ship\w*|offer\w*|around|possible|allowed|call|run)\b",
+    re.I,
+)
 # Words that say what is asked, not what it is asked about.
 _QUESTION_WORDS = frozenset(
     """available availability support supports supported still exist exists existing removed included offered
