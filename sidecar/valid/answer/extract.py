@@ -54,15 +54,15 @@ _PLACEHOLDER = re.compile(r"\$\{?\w+\}?|<[^>\s]+>|\byour-[\w-]+")
 # Question words that ask for a quantity of a known family, and the units of that family.
 _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "memory": (
-        frozenset("memory ram hbm storage capacity size disk".split()),
+        frozenset(map(stem, "memory ram hbm storage capacity size disk".split())),
         frozenset("kb mb gb tb pb kib mib gib tib pib bytes".split()),
     ),
-    "rate": (frozenset("bandwidth throughput speed rate".split()), frozenset("gbps tbps gb/s tb/s mb/s".split())),
+    "rate": (frozenset(map(stem, "bandwidth throughput speed rate".split())), frozenset("gbps tbps gb/s tb/s mb/s".split())),
     "time": (
-        frozenset("timeout time duration long interval delay ttl".split()),
+        frozenset(map(stem, "timeout time duration long interval delay ttl".split())),
         frozenset("ms s sec secs second seconds minute minutes min mins hour hours h day days".split()),
     ),
-    "compute": (frozenset("performance flops compute".split()), frozenset("tflops pflops tops".split())),
+    "compute": (frozenset(map(stem, "performance flops compute".split())), frozenset("tflops pflops tops".split())),
 }
 # A name in running text: a capitalised word that does not start its sentence (JAX, PyTorch).
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")

@@ -24,8 +24,13 @@ COMPOUND_PART_WEIGHT = 0.75
 def stem(word: str) -> str:
     for suffix, repl, min_len in (("ies", "y", 5), ("sses", "ss", 5), ("es", "", 5), ("s", "", 4), ("ing", "", 6), ("ed", "", 5)):
         if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + repl
-    return word
+            return _no_final_e(word[: len(word) - len(suffix)] + repl)
+    return _no_final_e(word)
+
+
+def _no_final_e(root: str) -> str:
+    # "store", "stores", "stored" and "storing" share one stem only without the final e.
+    return root[:-1] if len(root) >= 4 and root.endswith("e") and not root.endswith("ee") else root
 
 
 def _plain(text: str) -> str:

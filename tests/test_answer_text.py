@@ -1,0 +1,29 @@
+"""Words of questions and chunks: one stem for the forms of one word."""
+
+import pytest
+
+from valid.answer.text import stem, terms
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("store", "stores", "stored", "storing"),
+        ("zone", "zones"),
+        ("type", "types"),
+        ("machine", "machines"),
+        ("tensorcore", "tensorcores"),
+        ("chip", "chips"),
+    ],
+)
+def test_the_forms_of_one_word_share_one_stem(forms):
+    assert len({stem(f) for f in forms}) == 1, {f: stem(f) for f in forms}
+
+
+def test_different_words_keep_different_stems():
+    assert stem("free") != stem("fr") and stem("zone") != stem("zoo")
+    assert stem("class") == "class"  # a double s is not a plural
+
+
+def test_a_question_word_finds_the_texts_other_form():
+    assert terms("Which checksum is stored with each chunk?") & terms("the checksum each chunk stores")  >= {stem("store")}
