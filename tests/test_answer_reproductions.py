@@ -293,3 +293,11 @@ def test_a_command_the_release_notes_say_was_removed_is_refused_with_that_line(c
     assert obj.refusal.gap_issue is None  # the docs are explicit: nothing for a writer to fill
     # Where a topic about the command is in scope, it is answered as before.
     assert only_answer(ask(corvane, "Which options does corvane mirror take in Corvane CLI 1.1.0?"), "cli-1.1.0")
+
+
+def test_a_second_question_joined_with_and_gets_its_own_evidence(corvane):
+    # "…and what format is it in?" refers back to the file of the first question; the steps must
+    # carry the format sentence as well as the path.
+    answer = only_answer(ask(corvane, "Where does Corvane Agent 2.1.0 keep its configuration file, and what format is it in?"), "agent-2.1.0")
+    said = " ".join([answer.answer, *(s.text for s in answer.steps)])
+    assert "/etc/corvane/agent.toml" in said and "written in TOML" in said

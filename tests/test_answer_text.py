@@ -27,3 +27,13 @@ def test_different_words_keep_different_stems():
 
 def test_a_question_word_finds_the_texts_other_form():
     assert terms("Which checksum is stored with each chunk?") & terms("the checksum each chunk stores")  >= {stem("store")}
+
+
+def test_a_question_joined_with_and_what_is_two_asks_and_a_pronoun_carries_the_first():
+    from valid.answer.question import asks
+
+    first, second = asks("Where is the agent's configuration file, and what format is it in?")
+    assert first == "Where is the agent's configuration file"
+    assert second.startswith("what format is it in?") and "configuration file" in second and "Where" not in second
+    assert asks("Which zones and regions?") == ["Which zones and regions?"]
+    assert asks("I have a v6e-8 slice. How many chips per host?") == ["I have a v6e-8 slice. How many chips per host?"]

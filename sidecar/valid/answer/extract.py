@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks_for_code, asks_where, content_words, counted, question_kind
+from valid.answer.question import anchor_in, anchors, asks, asks_for_code, asks_where, content_words, counted, question_kind
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -66,6 +66,8 @@ _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 # A name in running text: a capitalised word that does not start its sentence (JAX, PyTorch).
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")
+# Question words whose value is a name rather than a number or code.
+_NAMED_VALUE = frozenset(map(stem, "format formats encoding protocol algorithm language".split()))
 _PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
 
@@ -305,6 +307,10 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
         # A table row states its value in the cells after its label; a negation must be about the
         # thing asked ("there is no software version"), not any "no longer" in the sentence.
         has_value = bool(_values(text)) or any(c for c in cells[1:]) or _denies(text, asked.terms)
+        # "What format", "which algorithm": the value is a name (YAML, TOML, SHA-256) the question did not use.
+        has_value = has_value or (
+            bool(asked.terms & _NAMED_VALUE) and any(not terms(n) <= asked.terms for n in _NAMED.findall(text))
+        )
         # The writers marked it as code (a command, a file name): the export lists those phrases.
         # A phrase the question itself names ("the --version flag") is what is asked about, not its value.
         # A template with placeholders (--zone=${ZONE}) leaves the value to the reader: not a value,
@@ -466,6 +472,12 @@ class OfflineExtractive:
         best = scored[0][0]
         chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
         answer = answer_line(chosen[0], asked)
+        # "Where is the file, and what format is it in?": each further question brings its own
+        # best unit, or the steps would answer the first question only.
+        for sub in asks(request.question)[1:]:
+            extra = self._best_unit(request.model_copy(update={"question": sub}), rejected, chosen)
+            if extra is not None:
+                chosen.append(extra)
         # Chunks in the order of their best unit; inside a chunk, document order (procedures).
         first: dict[str, int] = {}
         for i, unit in enumerate(chosen):
@@ -478,6 +490,15 @@ class OfflineExtractive:
             model=None,
             calls=1,
         )
+
+
+    def _best_unit(self, request: GenerationRequest, rejected: set[str], chosen: list[Unit]) -> Unit | None:
+        asked, ranked = self._rank(request)
+        taken = {u.text for u in chosen} | rejected
+        for _, unit in ranked:
+            if unit.text not in taken and (asked.kind not in _PIECE_KINDS or _kind_fits(asked, unit)):
+                return unit
+        return None
 
 
 def _specific(chunk_scope, scope: set[str], profiles) -> bool:

@@ -282,3 +282,22 @@ def counted(question: str) -> str | None:
         return words[-1] if words else None
     match = _WHAT_QUANTITY.search(question)
     return match.group(1).lower() if match else None
+
+
+# A second question joined to the first: "Where is the file, and what format is it in?"
+_NEXT_ASK = re.compile(
+    r",?\s+and\s+(?=(?:what|which|where|when|how|who|whether|is|are|does|do|can)\b)|(?<=\?)\s+(?=\S)", re.I
+)
+_REFERS = re.compile(r"\b(?:it|its|they|them|their|that|this|these|those)\b", re.I)
+
+
+def asks(question: str) -> list[str]:
+    """The questions a question asks, in order: one, or several joined by "and what…", "? How…".
+    A later one that refers back ("what format is it in") carries the first one's words."""
+    parts = [p.strip(" ,") for p in _NEXT_ASK.split(question) if p and p.strip(" ,?")]
+    if len(parts) < 2 or any(not content_words(p) for p in parts):
+        return [question]
+    first = parts[0]
+    # Its words only: the first question's "where" or "how many" would change what this one asks.
+    about = " ".join(w for w in re.findall(r"[\w][\w.'-]*", first) if w.lower() not in STOPWORDS)
+    return [first, *(f"{p} ({about})" if _REFERS.search(p) else p for p in parts[1:])]
