@@ -301,3 +301,11 @@ def test_a_second_question_joined_with_and_gets_its_own_evidence(corvane):
     answer = only_answer(ask(corvane, "Where does Corvane Agent 2.1.0 keep its configuration file, and what format is it in?"), "agent-2.1.0")
     said = " ".join([answer.answer, *(s.text for s in answer.steps)])
     assert "/etc/corvane/agent.toml" in said and "written in TOML" in said
+
+
+def test_a_release_another_clearly_out_matches_is_not_offered(corvane):
+    # Only 2.3.0 and later have `corvane prune`; the older releases match the question's generic
+    # words (vault, old, snapshots) and nothing of it (a dev trap-set question).
+    obj = ask(corvane, "My vault keeps growing. How do I get rid of old snapshots with the Corvane CLI?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["cli-2.3.0", "cli-2.4.1"]

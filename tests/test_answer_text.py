@@ -37,3 +37,17 @@ def test_a_question_joined_with_and_what_is_two_asks_and_a_pronoun_carries_the_f
     assert second.startswith("what format is it in?") and "configuration file" in second and "Where" not in second
     assert asks("Which zones and regions?") == ["Which zones and regions?"]
     assert asks("I have a v6e-8 slice. How many chips per host?") == ["I have a v6e-8 slice. How many chips per host?"]
+
+
+def test_a_value_is_dominated_only_when_another_covers_more_and_is_nearer_in_meaning():
+    from types import SimpleNamespace as R
+
+    from valid.answer.decide import undominated
+
+    out = {"old": R(coverage=0.33, best_similarity=0.66), "new": R(coverage=0.67, best_similarity=0.78)}
+    assert undominated(["old", "new"], out) == ["new"]
+    # Covering more but not nearer in meaning (or the reverse) dominates nothing.
+    out["old"] = R(coverage=0.33, best_similarity=0.75)
+    assert undominated(["old", "new"], out) == ["old", "new"]
+    out["old"] = R(coverage=0.8, best_similarity=0.5)
+    assert undominated(["old", "new"], out) == ["old", "new"]

@@ -97,6 +97,8 @@ TUNING = {
     "similarity_floor": ("valid.answer.retrieve", "SIMILARITY_FLOOR"),
     "coverage_floor": ("valid.answer.retrieve", "COVERAGE_FLOOR"),
     "choice_floor": ("valid.answer.decide", "CHOICE_FLOOR"),
+    "dominance_coverage": ("valid.answer.decide", "DOMINANCE_COVERAGE"),
+    "dominance_similarity": ("valid.answer.decide", "DOMINANCE_SIMILARITY"),
     "top_k": ("valid.answer.retrieve", "TOP_K"),
     "rrf_k": ("valid.answer.retrieve", "RRF_K"),
     "title_weight": ("valid.answer.extract", "TITLE_WEIGHT"),
@@ -113,6 +115,8 @@ class TuningConfig(_Section):
     similarity_floor: float | None = Field(default=None, ge=0, le=1)
     coverage_floor: float | None = Field(default=None, ge=0, le=1)
     choice_floor: float | None = Field(default=None, ge=0, le=1)
+    dominance_coverage: float | None = Field(default=None, ge=0, le=1)
+    dominance_similarity: float | None = Field(default=None, ge=0, le=1)
     top_k: int | None = Field(default=None, ge=1)
     rrf_k: int | None = Field(default=None, ge=1)
     title_weight: float | None = Field(default=None, ge=0)

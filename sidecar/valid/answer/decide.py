@@ -56,6 +56,8 @@ MAX_REVISIONS = 2
 SHARED_DEPTH = 3
 # No generation named: a generation is offered as a choice when its content is relevant, or when its
 # best similarity reaches this (calibrated on the trap sets' dev halves: docs/answer.md).
+DOMINANCE_COVERAGE = 0.3  # an offered value is dropped when another covers this much more of the question
+DOMINANCE_SIMILARITY = 0.08  # ... and is this much nearer in meaning (tuned on the dev halves)
 CHOICE_FLOOR = 0.3
 
 
@@ -108,6 +110,22 @@ class _Attempts:
     refusal: str | None = None  # why this generation was refused
     missing: str | None = None
     content_gap: bool = True  # a refusal a writer can fix (vs. the model being unavailable)
+
+
+def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome]) -> list[str]:
+    """The values no other value dominates: covers the question's words by DOMINANCE_COVERAGE more
+    and is nearer in meaning by DOMINANCE_SIMILARITY more. Equal content with different values (the
+    usual reason to ask) dominates nothing."""
+
+    def beaten(p: str) -> bool:
+        mine = retrievals[p]
+        return any(
+            retrievals[q].coverage >= mine.coverage + DOMINANCE_COVERAGE
+            and (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
+            for q in offered
+        )
+
+    return [p for p in offered if not beaten(p)]
 
 
 def _fingerprint(*parts: str) -> str:
@@ -253,6 +271,9 @@ class AnswerEngine:
                 # And one whose content states no answer of the kind asked (no number for "how
                 # many", no value for "which flag") is not offered either.
                 offered = [p for p in offered if self._states_answer(question, p, retrievals[p].chunks)] or offered
+                # And one another value clearly out-matches on both the question's words and meaning
+                # (its releases have a topic on it; this one only shares generic text) is not either.
+                offered = undominated(offered, retrievals)
                 if resolution.version_named and len(offered) == 1:
                     # The reader named the version; of the products that have it, only one's content
                     # answers ("corvane push in 2.0.0": the CLI's, not the agent's). Answered as named.
