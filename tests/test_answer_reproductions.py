@@ -309,3 +309,10 @@ def test_a_release_another_clearly_out_matches_is_not_offered(corvane):
     obj = ask(corvane, "My vault keeps growing. How do I get rid of old snapshots with the Corvane CLI?")
     assert obj.outcome == "ask"
     assert [c.generation for c in obj.choices] == ["cli-2.3.0", "cli-2.4.1"]
+
+
+def test_a_name_the_question_asks_about_that_no_in_scope_content_has_is_refused_by_name(sample):
+    obj = ask(sample, "Which Ubuntu release do TPU v6e VMs run?")
+    assert obj.outcome == "refuse" and "Ubuntu" in obj.refusal.reason
+    # A name the content has (PyTorch) is answered as before.
+    assert "PyTorch" in only_answer(ask(sample, "Which frameworks can I use with PyTorch on TPU v6e?"), "v6e").answer

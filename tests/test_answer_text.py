@@ -51,3 +51,18 @@ def test_a_value_is_dominated_only_when_another_covers_more_and_is_nearer_in_mea
     assert undominated(["old", "new"], out) == ["old", "new"]
     out["old"] = R(coverage=0.8, best_similarity=0.5)
     assert undominated(["old", "new"], out) == ["old", "new"]
+
+
+def test_proper_names_are_the_capitalised_words_inside_the_question_proper():
+    from valid.answer.question import proper_names
+
+    assert proper_names("We run JAX on Ironwood. Which Python versions are supported on TPU7x?", ["Ironwood", "TPU7x"]) == ["Python"]
+    assert proper_names("Which Python versions?") == ["Python"]
+    assert proper_names("How do I create a VM?") == []  # a sentence's first word is not a name
+
+
+def test_the_measured_quantity_is_the_last_quantity_noun_of_the_phrase():
+    from valid.answer.question import counted
+
+    assert counted("What is the HBM memory bandwidth per chip?") == "bandwidth"
+    assert counted("What is the memory per chip?") == "memory"

@@ -55,6 +55,7 @@ def assess(
     words: Sequence[str],
     evidence: Sequence[EvidenceChunk],
     abbreviations: Abbreviations = Abbreviations(),
+    names: Sequence[str] = (),
 ) -> Answerability:
     """What of the question's anchors and content words the content in scope for `profile` lacks."""
     result = Answerability()
@@ -74,6 +75,11 @@ def assess(
             result.missing.append(anchor.text)
         elif all(chunk.id != c.id for c in [*evidence, *result.extra]):
             result.extra.append(chunk)
+    for name in names:
+        # A name the question asks about ("Which Python versions…") that no in-scope content has:
+        # whatever the evidence says, it is not about that.
+        if stem(name.lower()) not in have and not _has_word(release, name.lower(), profile):
+            result.missing.append(name)
     for word in words:
         if len(word) < MIN_WORD or word in STOPWORDS or stem(word) in have or _has_word(release, word, profile):
             continue
@@ -83,7 +89,9 @@ def assess(
             result.elsewhere[word] = others
     for term in result.missing:
         if term not in result.elsewhere:
-            anchor = next(a for a in anchors if a.text == term)
+            anchor = next((a for a in anchors if a.text == term), None)
+            if anchor is None:
+                continue  # a name: where else it occurs is not looked up
             others = _holding(release, anchor, [p for p in profiles if p != profile])
             if others:
                 result.elsewhere[term] = others

@@ -45,7 +45,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchors, question_words
+from valid.answer.question import anchors, proper_names, question_words
 from valid.answer.retrieve import ReleaseHandle, deeper, retrieve_in_scope, route
 from valid.answer.scope import resolve_scope, search_text
 from valid.answer.vocabulary import Vocabulary
@@ -290,7 +290,8 @@ class AnswerEngine:
                 retrieval = retrieve(profile)
                 t = time.perf_counter()
                 found = assess(
-                    self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations
+                    self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
+                    names=proper_names(question, names),
                 )
                 stages["answerable"] = stages.get("answerable", 0.0) + _ms(t)
                 if not found.answerable:
@@ -477,7 +478,11 @@ class AnswerEngine:
         names = self._names(resolution)
         about = anchors(question, names, self.vocabulary.commands)
         words = question_words(question, [*names, *(a.text for a in about)])
-        return [p for p in profiles if assess(self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations).answerable]
+        asked_names = proper_names(question, names)
+        return [
+            p for p in profiles
+            if assess(self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations, names=asked_names).answerable
+        ]
 
     def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
         """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""

@@ -169,7 +169,8 @@ QUANTITY_NOUNS = frozenset(
     "memory ram hbm storage capacity size bandwidth throughput speed rate timeout duration latency limit interval".split()
 )
 _WHAT_QUANTITY = re.compile(
-    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:[\w-]+\s+){0,3}?(" + "|".join(sorted(QUANTITY_NOUNS)) + r")\b", re.I
+    # Greedy: the last quantity noun of the phrase is what is measured ("the HBM memory bandwidth").
+    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:[\w-]+\s+){0,3}(" + "|".join(sorted(QUANTITY_NOUNS)) + r")\b", re.I
 )
 _INTERROGATIVE = re.compile(r"\b(?:what|which|how|where|when|who|why|is|are|does|do|can|could|should)\b", re.I)
 # A question written as a noun phrase ("path of the config file for 2.4.1", "trillium hbm capacity").
@@ -301,3 +302,13 @@ def asks(question: str) -> list[str]:
     # Its words only: the first question's "where" or "how many" would change what this one asks.
     about = " ".join(w for w in re.findall(r"[\w][\w.'-]*", first) if w.lower() not in STOPWORDS)
     return [first, *(f"{p} ({about})" if _REFERS.search(p) else p for p in parts[1:])]
+
+
+def proper_names(question: str, ignore: Iterable[str] = ()) -> list[str]:
+    """Capitalised words inside the question proper that do not start its sentence ("Which Python
+    versions…", "…on Ubuntu?"): names of things the answer must be about. Names of generations and
+    products (`ignore`) are the scope, not the subject."""
+    start, end = asking_span(question)
+    ignored = {w.lower() for word in ignore for w in re.findall(r"[A-Za-z0-9]+", word)}
+    found = re.findall(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+[A-Za-z]*\b", question[start:end])
+    return list(dict.fromkeys(w for w in found if w.lower() not in ignored and w.lower() not in STOPWORDS))
