@@ -19,7 +19,7 @@ from fakes.gemini import FakeGemini
 from fixtures.answer.index import offline_embedder
 from fixtures.answer.model import ScriptedModel
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.answer.generate import GeminiGenerator
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from valid.answer.engine import embedder_for, open_question_log, owned_table
+from valid.answer.wiring import embedder_for, open_question_log, owned_table
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
