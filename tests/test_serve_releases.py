@@ -6,7 +6,7 @@ driven step by step; the same laws over real HTTP and real releases are in test_
 
 from __future__ import annotations
 
-from valid.serve.engine import Answered, Generation
+from valid.serve.answerer import Answered, Generation
 from valid.serve.releases import ReleaseHolder
 
 

@@ -24,7 +24,7 @@ from typing import Callable
 from valid.answer.wiring import embedder_for, open_question_log, owned_table
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
-from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
+from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
 from valid.serve.sources import split_chunk_id
 
 log = logging.getLogger("valid.serve")

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from valid.serve.engine import Answerer, ReleaseSource
+from valid.serve.answerer import Answerer, ReleaseSource
 
 log = logging.getLogger("valid.serve")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from valid.serve.engine import Generation, SourceChunk
+from valid.serve.answerer import Generation, SourceChunk
 from valid.serve.schemas import SourceChunkView, SourceView
 
 
