@@ -159,7 +159,7 @@ def kind_of(question: str, profiles) -> str:
 
 
 def run_in_process(corpus: Corpus, embedder, n: int, warmup: int) -> Run:
-    from valid.answer.engine import open_engine
+    from valid.answer.wiring import open_engine
 
     started = time.perf_counter()
     engine = open_engine(corpus.state, embedder=embedder)
@@ -313,7 +313,7 @@ def lap(name):
     global t
     now = time.perf_counter(); laps[name] = (now - t) * 1000; t = now
 import valid.cli, valid.commands.answer, valid.audit.issues, valid.answer.log
-from valid.answer.engine import embedder_for, owned_table
+from valid.answer.wiring import embedder_for, owned_table
 from valid.answer.vocabulary import read_vocabulary
 import chromadb
 from valid.index import Store, open_active

@@ -13,7 +13,7 @@ from fakes.gemini import FakeGemini
 from fixtures.answer.index import build_state, offline_embedder
 from fixtures.answer.model import ScriptedModel
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.answer.generate import GeminiGenerator
 from valid.audit.tokens import mentions
 

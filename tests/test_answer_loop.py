@@ -7,7 +7,7 @@ import pytest
 from fixtures.answer.export import NAMES, build_export
 from fixtures.answer.index import build_state, offline_embedder
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.answer.generate import OfflineExtractive
 from valid.answer.models import AnswerObject, Draft, DraftStep
 from valid.audit.issues import IssueStore

@@ -26,7 +26,7 @@ from fixtures.answer.index import build_state, offline_embedder
 from fixtures.answer.model import ScriptedModel
 from fixtures.answer.spy import Disclosures, ScopeTruth, SpyEmbedder, SpyGenerator, check_ask
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.answer.generate import GeminiGenerator, OfflineExtractive
 
 DELETE = [

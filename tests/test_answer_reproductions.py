@@ -11,7 +11,7 @@ import pytest
 from fixtures.answer.export import build_export
 from fixtures.answer.index import build_state, offline_embedder
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 
 
 @pytest.fixture(scope="module")

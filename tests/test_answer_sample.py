@@ -1,15 +1,15 @@
-"""The design's answer simulator (§6) and Priya's question (§5.6) on the bundled sample.
+"""Three answer scenarios on the bundled sample, the Ironwood --version question among them.
 
 The sample is exported with `valid export`, indexed into a real release (Chroma + FTS5, offline
 embedder), and each scenario runs twice: with the offline answerer and through the real
 google-genai client against the fake Gemini server (a scripted model that answers from the
 sources it is sent).
 
-§6 scenario 1: a scoped question passes cleanly (one draft, checks pass).
-§6 scenario 2 = §5.6: "I'm on Ironwood. Which --version do I pass when I create the VM?" The filter
+Scenario 1: a scoped question passes cleanly (one draft, checks pass).
+Scenario 2: "I'm on Ironwood. Which --version do I pass when I create the VM?" The filter
 keeps v6e and v5p out; the model's first draft carries a --version flag from its own training, the
 grounding check stops it, the revision passes: two model calls, zero chunks from another generation.
-§6 scenario 3: no generation named, so VALID asks.
+Scenario 3: no generation named, so VALID asks.
 """
 
 from pathlib import Path
@@ -19,7 +19,7 @@ from fakes.gemini import FakeGemini
 from fixtures.answer.index import offline_embedder
 from fixtures.answer.model import ScriptedModel
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.answer.generate import GeminiGenerator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,4 +139,4 @@ def test_no_wrong_generation_answer_on_the_sample_trap_set(state, tmp_path):
     of = lambda stratum: sum(c.stratum == stratum for c in cells)  # noqa: E731
     assert by("unscoped", "asked") >= 0.9 * of("unscoped")  # the issue's bar: at least 90% asked
     assert by("out-of-domain", "refused") == of("out-of-domain")
-    assert by("scoped", "right") >= 0.9 * of("scoped")  # the design's target; the rest refused, none wrong
+    assert by("scoped", "right") >= 0.9 * of("scoped")  # the gate's bar; the rest refused, none wrong

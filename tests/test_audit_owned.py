@@ -7,6 +7,7 @@ import pytest
 from fixtures.audit.exports import OWNED, chunk, export
 from fixtures.audit.planted import planted_export
 from valid.audit import OwnedValueTable, owned_values
+from valid.audit.tokens import lookup_key
 from valid.errors import ConfigError
 
 ALL = ["v5p", "v6e", "tpu7x"]
@@ -57,6 +58,47 @@ def test_distinctive_token_seen_by_one_profile_only_is_owned_by_it():
     assert table.owners("32 GB") == ["v6e"]
     assert table.owners("95 GB") == []  # seen by v5p's page and TPU7x's page
     assert table.owners("us-central2-b") == []
+
+
+def reported(table) -> set[str]:
+    """Rule-distinctive values the audit may report (the others serve the answer checks only)."""
+    return {r.value for r in table.rows if r.rule == "distinctive" and lookup_key(r.value) in table.why}
+
+
+def test_the_audit_reports_a_digits_only_value_or_quantity_beside_its_owners_name_or_repeated():
+    own = [
+        chunk("a.dita#a/x", "Criteria | Level\n504.2.2 PDF export | Supports", ["v5p"], type="table"),
+        chunk("a.dita#a/y", "Memory | 16 GB", ["v5p"], type="table"),
+        chunk("b.dita#b/x", "TPU v6e needs JAX 0.7.2.", ["v6e"]),
+        *(chunk(f"c.dita#c/{i}", f"Step {i}: keep 12 GB free for the 4.0.1 runtime.", ["tpu7x"]) for i in range(3)),
+    ]
+    table = owned_values(export(own, owned=[]))
+    assert table.owners("504.2.2") == ["v5p"] and table.owners("16 GB") == ["v5p"]  # for the answer checks
+    assert reported(table) == {"0.7.2", "4.0.1", "12 GB"}  # not 504.2.2 or 16 GB: one chunk, no name
+    assert "beside v6e's name" in table.why["0.7.2"]
+    assert "3 chunks shown only to tpu7x" in table.why["4.0.1"]
+
+
+def test_example_values_file_names_ranges_and_addresses_are_never_reported_by_their_shape():
+    text = (
+        "Set region_filter to real_value1 in us-east-1, load orders_2024.csv and setup-1.2.tar.gz, "
+        "upgrade within 2.x, connect to 192.168.10.25, read UTF-8."
+    )
+    table = owned_values(export([chunk(f"a.dita#a/{i}", f"TPU v5p: {text}", ["v5p"]) for i in range(3)], owned=[]))
+    assert table.owners("real_value1") == ["v5p"]
+    assert reported(table) == set()
+
+
+def test_a_machine_type_a_flag_or_a_lettered_version_is_reported_on_one_chunk():
+    table = owned_values(
+        export([chunk("a.dita#a/x", "Use v5p-16, --xla_fast=true and 5.1.0-beta.2.", ["v5p"])], owned=[])
+    )
+    assert reported(table) == {"v5p-16", "--xla_fast=true", "5.1.0-beta.2"}
+
+
+def test_a_table_read_back_from_json_keeps_no_evidence_and_find_computes_it_again():
+    table = owned_values(export([chunk("a.dita#a/x", "Use v5p-16.", ["v5p"])], owned=[]))
+    assert OwnedValueTable.from_json(table.to_json()).why is None
 
 
 def test_a_shared_step_split_into_variants_is_no_evidence():

@@ -1,7 +1,7 @@
 """The audit on the bundled sample (sample_maps/, schemes/): the planted trap and a clean variant.
 
 The sample hard-codes `--version=v2-alpha-tpuv6e` in a shared step of create-tpu-vm.dita (the
-trap of design Figures 3 and 16; docs/sample-content.md). The audit must report exactly that, with
+trap described in docs/sample-content.md). The audit must report exactly that, with
 its file and line; the same doc set with the value replaced by a keyref must give no finding, and
 the gap issue opened for the trap must close.
 """

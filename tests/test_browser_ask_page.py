@@ -1,6 +1,6 @@
 """The ask page in a real browser: Debian's chromium, headless, driven through chromedriver.
 
-Priya's question shows TPU7x at the top and a citation link that opens the cited text; an unscoped
+The Ironwood --version question shows TPU7x at the top and a citation link that opens the cited text; an unscoped
 question offers the generations as buttons, and choosing one re-asks and answers for it. Everything
 is done with the keyboard, through labelled controls.
 

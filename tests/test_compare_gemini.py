@@ -8,7 +8,7 @@ from fakes.gemini import FakeGemini
 from fixtures.answer.index import offline_embedder
 from fixtures.answer.model import ScriptedModel
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.answer.generate import GeminiGenerator
 
 QUESTION = "Which software version replaced v2-alpha-tpuv5 on v6e?"

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from valid.answer.engine import open_engine
+from valid.answer.wiring import open_engine
 from valid.contracts import Chunk
 
 

@@ -1,4 +1,4 @@
-"""DITAVAL reading and DITA-OT 4.2.4's exclusion rules (dita-filtering.md §A.2-A.4, §E.3-E.4)."""
+"""DITAVAL reading and DITA-OT 4.2.4's exclusion rules (FilterUtils), with cases from its own tests."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def prop(att=None, val=None, action="exclude") -> str:
     return f"<prop {' '.join(p for p in parts if p)} action=\"{action}\"/>"
 
 
-# --------------------------------------------------------------------------- §A.2 table
+# --------------------------------------------------------------------------- include, exclude, defaults
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_ditaval_rules_override_print_defaults():
     assert not make_filter(prop("print", "printonly", "include")).excludes({"print": "printonly"})
 
 
-# --------------------------------------------------------------------------- groups (§A.3)
+# --------------------------------------------------------------------------- groups
 
 
 def test_group_parsing_merges_same_name_groups_and_drops_empty_ones():
@@ -137,7 +137,7 @@ def test_group_named_like_an_attribute_uses_that_attributes_rules():
 
 
 def test_filter_utils_group_cases():
-    # FilterUtilsTest (§E.4): platform unix/osx/linux include, windows exclude, platform default
+    # DITA-OT's FilterUtilsTest: platform unix/osx/linux include, windows exclude, platform default
     # exclude, os=amiga include. An unknown group falls back to the attribute's rules.
     base = [prop("platform", v, "include") for v in ("unix", "osx", "linux")] + [prop("platform", "windows")]
     f = make_filter(*base, prop("platform"), prop("os", "amiga", "include"))
@@ -205,7 +205,7 @@ def test_domain_attribute_label_cases():
     assert not f.excludes({"props": "gui(amiga windows)"}, [("props", "os", "gui")])
 
 
-# --------------------------------------------------------------------------- subject-scheme refinement (§A.4)
+# --------------------------------------------------------------------------- subject-scheme refinement
 
 TREE = {"platform": {"tpus": ["v5", "v6e"], "v5": ["v5p", "v5e"], "v5p": [], "v5e": [], "v6e": []}}
 

@@ -1,4 +1,4 @@
-"""The trap set on the bundled sample: VALID against the unfiltered baseline (design §7)."""
+"""The trap set on the bundled sample: VALID against the unfiltered baseline."""
 
 from __future__ import annotations
 

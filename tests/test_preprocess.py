@@ -1,4 +1,4 @@
-"""preprocess2 emulation: one filtered job directory per profile (dita-filtering.md §B, §E)."""
+"""preprocess2 emulation: one filtered job directory per profile, as DITA-OT 4.x filters a map."""
 
 from __future__ import annotations
 
@@ -391,7 +391,7 @@ def test_hrefs_of_content_pulled_from_another_directory_are_rebased(tmp_path):
     assert root.find(".//xref").get("href") == "../lib/target.dita"
 
 
-# --------------------------------------------------------------------------- DITA-OT conformance cases (§E)
+# --------------------------------------------------------------------------- DITA-OT conformance cases (its own filtering test cases)
 
 
 def kept_ids(job, uri: str) -> set[str]:
@@ -404,7 +404,7 @@ def kept_ids(job, uri: str) -> set[str]:
 @pytest.mark.parametrize(
     "rules, kept",
     [
-        # control_value_file map13 + filter1/filter2/filter3, and filter_multi (§E.1)
+        # DITA-OT's integration test cases control_value_file map13 + filter1/filter2/filter3, and filter_multi
         ('<prop att="platform" val="linux" action="include"/>', {"linux", "redhat", "suse", "mswin", "zos", "programmer"}),
         ('<prop att="platform" val="linux" action="exclude"/>', {"mswin", "zos", "programmer"}),
         ('<prop att="platform" val="redhat" action="exclude"/>', {"linux", "suse", "mswin", "zos", "programmer"}),

@@ -1,4 +1,4 @@
-"""Subject scheme maps: values, hierarchy, names, owned values, implied DITAVALs, validation (US-3)."""
+"""Subject scheme maps: values, hierarchy, names, owned values, implied DITAVALs, validation."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def test_implied_ditaval_refuses_an_undeclared_value(scheme):
         scheme.implied_ditaval("platform", "tpus")
 
 
-# --------------------------------------------------------------------------- validation (US-3)
+# --------------------------------------------------------------------------- validation
 
 MAP = """<map><title>m</title>
 <topicref href="a.dita" platform="v5p"/>

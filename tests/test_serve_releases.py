@@ -1,4 +1,4 @@
-"""Pinning requests to releases: the service's holder of the active release (rag-thesis-digest P2).
+"""Pinning requests to releases: the service's holder of the active release (an answer never mixes releases).
 
 The release source here is a small in-test double of the `ReleaseSource` seam, so each law can be
 driven step by step; the same laws over real HTTP and real releases are in test_serve_http.py.
@@ -6,7 +6,7 @@ driven step by step; the same laws over real HTTP and real releases are in test_
 
 from __future__ import annotations
 
-from valid.serve.engine import Answered, Generation
+from valid.serve.answerer import Answered, Generation
 from valid.serve.releases import ReleaseHolder
 
 

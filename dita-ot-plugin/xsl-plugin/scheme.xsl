@@ -119,8 +119,8 @@
   <!-- The implied DITAVAL of one profile, as text, byte for byte what
        valid.dita.scheme.SubjectScheme.implied_ditaval writes: an attribute-scoped default exclude,
        then an include for every key of the value's subject (aliases) and of every subject below
-       it. Never a global default (dita-filtering.md A.2: it would also drop content whose other
-       attributes have no rule). -->
+       it. Never a global default (in DITA-OT a global default exclude would also drop content whose
+       other attributes have no rule). -->
   <xsl:function name="vp:implied-ditaval" as="xs:string">
     <xsl:param name="scheme" as="document-node()"/>
     <xsl:param name="attribute" as="xs:string"/>

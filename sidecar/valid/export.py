@@ -272,7 +272,7 @@ def _return_free_memory() -> None:
 
 def _schemes_to_validate(docset: DocSet, given: SubjectScheme | None) -> list[SubjectScheme]:
     """The --scheme, plus every subject scheme the map itself references (DITA-OT validates against
-    those too, but only warns; VALID refuses, user story US-3)."""
+    those too, but only warns; VALID refuses: a value outside the scheme would profile no reader)."""
     schemes = [given] if given is not None else []
     seen = {given.file} if given is not None else set()
     for sf in docset.files.values():

@@ -10,7 +10,7 @@ See docs/answer.md.
 
 from valid.answer.check import check_answer
 from valid.answer.decide import AnswerEngine, AskResult
-from valid.answer.engine import make_generator, open_engine
+from valid.answer.wiring import make_generator, open_engine
 from valid.answer.fusion import rrf
 from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
 from valid.answer.log import QuestionLog

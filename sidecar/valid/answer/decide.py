@@ -13,6 +13,11 @@
 
 The model phrases; the checks decide. A failure never widens the search: a revision gets exactly the
 chunks of the first attempt. Every question, whatever its outcome, is logged with its cost.
+
+Each step is a method of `AnswerEngine` named as above (`resolve_scope`, `refuse_or_ask`,
+`retrieve_in_scope`, `generate`, `check`, `log_question`); `ask` runs them in order over one `_Ask`,
+the state of that question alone. Comparison questions branch off after `resolve_scope`
+(valid.answer.compare_flow).
 """
 
 from __future__ import annotations
@@ -46,8 +51,10 @@ from valid.answer.models import (
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchors, proper_names, question_words
-from valid.answer.retrieve import ReleaseHandle, deeper, retrieve_in_scope, route
-from valid.answer.scope import resolve_scope, search_text
+from valid.answer import retrieve as search
+from valid.answer import scope as scoping
+from valid.answer.retrieve import ReleaseHandle, deeper, route
+from valid.answer.scope import search_text
 from valid.answer.vocabulary import Vocabulary
 
 MAX_REVISIONS = 2
@@ -128,6 +135,28 @@ def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome])
     return [p for p in offered if not beaten(p)]
 
 
+@dataclass
+class _Ask:
+    """One ask's working state: each step reads it and adds what it found; nothing outlives the ask."""
+
+    question: str
+    resolution: ScopeResolution
+    searched: str  # the question with both forms of the abbreviations it uses
+    embedder: _QueryMemo
+    stages: dict[str, float]
+    progress: Progress
+    scope: list[str]
+    retrievals: dict[str, RetrievalOutcome] = field(default_factory=dict)
+    attempts: dict[str, _Attempts] = field(default_factory=dict)
+    outcome: str = ""  # set by the step that decides; the generations are answered in scope when none has
+    answers: list[GenerationAnswer] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    refusal: Refusal | None = None
+    not_used: str = ""
+    gap_issues: list[str] = field(default_factory=list)
+    unknown_refusal: Refusal | None = None  # a generation the docs do not cover, named beside known ones
+
+
 def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
 
@@ -178,157 +207,214 @@ class AnswerEngine:
         started = time.perf_counter()
         stages: dict[str, float] = {}
         progress = progress or _silent
-        clock = time.perf_counter()
-        resolution = resolve_scope(question, self.profiles, generation)
-        stages["scope"] = _ms(clock)
+        resolution = self.resolve_scope(question, generation, stages)
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
         searched = self.abbreviations.expand(question)
         progress("scope", {"scope": list(resolution.profiles), "matched": list(resolution.matched)})
-
-        # -- comparison and availability questions: their own flow (valid.answer.compare_flow) --
+        # Comparison and availability questions have their own flow (valid.answer.compare_flow).
         kind = comparison_kind(question, resolution, self.owned)
         if kind is not None:
             return ask_comparison(self, question, resolution, kind, started, stages)
-        # -----------------------------------------------------------------------------------------
-
-        embedder = _QueryMemo(self.embedder)
-        retrievals: dict[str, RetrievalOutcome] = {}
-        attempts: dict[str, _Attempts] = {}
+        run = _Ask(question, resolution, searched, _QueryMemo(self.embedder), stages, progress, list(resolution.profiles))
         stages["retrieve"] = stages["generate"] = stages["check"] = 0.0
+        self.refuse_or_ask(run)
+        if not run.outcome:
+            self._answer_in_scope(run)
+        result = self._result(run, started)
+        self.log_question(run, result)
+        return result
 
-        def retrieve(profile: str) -> RetrievalOutcome:
-            t = time.perf_counter()
-            retrievals[profile] = retrieve_in_scope(
-                self.release, embedder, search_text(searched, resolution, profile), profile, self.abbreviations
-            )
-            stages["retrieve"] += _ms(t)
-            progress("retrieved", {"generations": [profile], "chunks": len(retrievals[profile].chunks)})
-            return retrievals[profile]
+    # -- the steps of an ask, in order -----------------------------------------------------------
+    def resolve_scope(self, question: str, generation: str | None, stages: dict[str, float]) -> ScopeResolution:
+        """Which generations the question is about (valid.answer.scope), timed as the `scope` stage."""
+        clock = time.perf_counter()
+        resolution = scoping.resolve_scope(question, self.profiles, generation)
+        stages["scope"] = _ms(clock)
+        return resolution
 
-        outcome = ""  # set by the branch that decides; the scoped branch runs when none has
-        answers: list[GenerationAnswer] = []
-        choices: list[Choice] = []
-        refusal: Refusal | None = None
-        not_used = ""
-        scope = list(resolution.profiles)
-        gap_issues: list[str] = []
-
-        unknown_refusal: Refusal | None = None
+    def refuse_or_ask(self, run: _Ask) -> None:
+        """Decide what no single generation's answer can: refuse a generation the docs do not cover;
+        with no generation named, refuse, answer from shared content, or ask the reader to choose.
+        Leaves `run.outcome` empty when the named generations are to be answered in scope."""
+        resolution = run.resolution
         if resolution.unknown:
-            unknown_refusal, issue = self._unknown_refusal(question, resolution)
-            gap_issues += [issue] if issue else []
-        if resolution.unknown and not scope:
-            outcome = "refuse"
-            refusal = unknown_refusal
-            not_used = "All content: no generation in this documentation matches the one named."
-        elif not scope:
-            # A product or a partial version named: only those values are searched and offered.
-            pool = list(resolution.candidates) or [p.name for p in self.profiles]
-            t = time.perf_counter()
-            retrievals.update(route(self.release, embedder, searched, pool, self.abbreviations))
-            stages["retrieve"] += _ms(t)
-            progress("retrieved", {"generations": list(pool), "chunks": sum(len(retrievals[p].chunks) for p in pool)})
-            relevant = [p for p in pool if retrievals[p].relevant]
-            # A generation whose content lacks what the question is about (its flag, a command it
-            # does not have) is neither searched for a shared answer nor offered as a choice.
-            t = time.perf_counter()
-            relevant = self._answerable_in(question, resolution, relevant, pool, retrievals)
-            stages["answerable"] = stages.get("answerable", 0.0) + _ms(t)
-            if not relevant:
-                outcome = "refuse"
-                issue = self._open_gap(
-                    "no-content",
-                    _fingerprint("no-content", "*", _normal_question(question)),
-                    f"No content answers: {question}",
-                    self._gap_body(question, "any generation", retrievals),
-                )
-                gap_issues += [issue] if issue else []
-                refusal = Refusal(
-                    reason="Nothing in the documentation for any generation answers this question.",
-                    missing=f"content that answers: {question}",
-                    gap_issue=issue,
-                )
-            elif len(relevant) == len(pool) and self._shared_only(retrievals, pool):
-                scope = list(pool)
-                chunks = self._shared_chunks(retrievals, pool)
-                result = self._loop(question, scope, chunks, stages, key="*", matched=resolution.matched, progress=progress)
-                attempts["*"] = result
-                if result.answered:
-                    outcome = "answer"
-                    answers = [result.answered.model_copy(update={"generation": p}) for p in scope]
-                    not_used = "Generation-specific content: only content shared by every generation answers this."
-                else:
-                    outcome = "refuse"
-                    refusal, issue = self._refusal(question, [result], retrievals)
-                    gap_issues += [issue] if issue else []
-            else:
-                # Only the values whose own content may answer are offered. Offering costs the
-                # reader one click, so the bar is lower than for answering (docs/answer.md).
-                offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
-                # A generation whose best chunks are all shared by every candidate has nothing of its
-                # own to answer with: choosing it would give the shared text everyone gets.
-                offered = [p for p in offered if self._has_own(retrievals[p], pool)] or offered
-                # And one whose content states no answer of the kind asked (no number for "how
-                # many", no value for "which flag") is not offered either.
-                offered = [p for p in offered if self._states_answer(question, p, retrievals[p].chunks)] or offered
-                # And one another value clearly out-matches on both the question's words and meaning
-                # (its releases have a topic on it; this one only shares generic text) is not either.
-                offered = undominated(offered, retrievals)
-                if resolution.version_named and len(offered) == 1:
-                    # The reader named the version; of the products that have it, only one's content
-                    # answers ("corvane push in 2.0.0": the CLI's, not the agent's). Answered as named.
-                    scope = offered
-                else:
-                    outcome = "ask"
-                    choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
-                    not_used = "Everything: the answer differs by generation, so none was given before you choose."
-        if not outcome:
-            names = self._names(resolution)
-            about = anchors(question, names, self.vocabulary.commands)
-            words = question_words(question, [*names, *(a.text for a in about)])
-            for profile in scope:
-                retrieval = retrieve(profile)
-                t = time.perf_counter()
-                found = assess(
-                    self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
-                    names=proper_names(question, names),
-                )
-                stages["answerable"] = stages.get("answerable", 0.0) + _ms(t)
-                if not found.answerable:
-                    attempts[profile] = self._missing(profile, found)
-                    continue
-                if not retrieval.relevant:
-                    attempts[profile] = _Attempts(
-                        profile=profile,
-                        refusal=f"nothing in scope for {self._labels[profile]} answers the question",
-                        missing=f"{self._labels[profile]} content that answers: {question}",
-                    )
-                    continue
-                chunks = [*retrieval.chunks, *found.extra]
-                extra_depth = getattr(self.generator, "evidence_depth", len(retrieval.chunks)) - len(retrieval.chunks)
-                if extra_depth > 0:
-                    # Same scope, same ranking, only deeper (the offline answerer reads 8 chunks).
-                    chunks += [c for c in deeper(self.release, retrieval, extra_depth) if all(c.id != k.id for k in chunks)]
-                chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
-                attempts[profile] = self._loop(
-                    question, [profile], chunks, stages, key=profile, matched=resolution.matched, progress=progress
-                )
-            answered = [attempts[p].answered for p in scope if attempts[p].answered]
-            refused = [attempts[p] for p in scope if not attempts[p].answered]
-            answers = list(answered)
-            outcome = "answer" if answers else "refuse"
-            if refused:
-                refusal, issue = self._refusal(question, refused, retrievals)
-                gap_issues += [issue] if issue else []
-            if unknown_refusal is not None:
-                # Known generations answered, the unknown part refused, in one answer object.
-                refusal = _merge_refusals(unknown_refusal, refusal)
-            others = [self._labels[p.name] for p in self.profiles if p.name not in scope]
-            if others:
-                not_used = (
-                    f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
-                )
+            run.unknown_refusal, issue = self._unknown_refusal(run.question, resolution)
+            run.gap_issues += [issue] if issue else []
+        if resolution.unknown and not run.scope:
+            run.outcome = "refuse"
+            run.refusal = run.unknown_refusal
+            run.not_used = "All content: no generation in this documentation matches the one named."
+        elif not run.scope:
+            self._no_generation_named(run)
 
+    def retrieve_in_scope(self, run: _Ask, profile: str) -> RetrievalOutcome:
+        """Hybrid search inside one generation's scope (valid.answer.retrieve), kept for the log."""
+        t = time.perf_counter()
+        run.retrievals[profile] = search.retrieve_in_scope(
+            self.release, run.embedder, search_text(run.searched, run.resolution, profile), profile, self.abbreviations
+        )
+        run.stages["retrieve"] += _ms(t)
+        run.progress("retrieved", {"generations": [profile], "chunks": len(run.retrievals[profile].chunks)})
+        return run.retrievals[profile]
+
+    def generate(self, request: GenerationRequest, attempts: _Attempts, attempt: int, stages, progress: Progress) -> Draft:
+        """One draft from the generator; the chunks it was sent are recorded for the log."""
+        progress("generating", {"generations": list(request.scope), "attempt": attempt + 1})
+        t = time.perf_counter()
+        draft = self.generator.generate(request)
+        stages["generate"] += _ms(t)
+        attempts.drafts.append(draft)
+        # The same chunks every time: a revision never searches again, let alone wider.
+        attempts.sent.append([{"id": c.id, "scope": list(c.scope)} for c in request.chunks])
+        return draft
+
+    def check(self, draft: Draft, request: GenerationRequest, attempts: _Attempts, attempt: int, stages, progress: Progress) -> CheckReport:
+        """The plain-Python checks of one draft against its scope and chunks (valid.answer.check)."""
+        progress("checking", {"generations": list(request.scope), "attempt": attempt + 1})
+        t = time.perf_counter()
+        report = check_answer(draft, request.scope, request.chunks, self.owned)
+        stages["check"] += _ms(t)
+        attempts.reports.append(report)
+        return report
+
+    def log_question(self, run: _Ask, result: AskResult) -> None:
+        """One log row per question, whatever its outcome, with its cost (when a log is kept)."""
+        if self.log is None:
+            return
+        clock = time.perf_counter()
+        result.log_id = self.log.log_question(
+            self._log_row(run.question, run.resolution, result.answer, run.retrievals, run.attempts, result, run.gap_issues)
+        )
+        result.stages_ms["log"] = round(_ms(clock), 3)
+
+    # -- no generation named: refuse, answer from shared content, or ask -----------------------
+    def _no_generation_named(self, run: _Ask) -> None:
+        # A product or a partial version named: only those values are searched and offered.
+        pool = list(run.resolution.candidates) or [p.name for p in self.profiles]
+        t = time.perf_counter()
+        run.retrievals.update(route(self.release, run.embedder, run.searched, pool, self.abbreviations))
+        run.stages["retrieve"] += _ms(t)
+        run.progress("retrieved", {"generations": list(pool), "chunks": sum(len(run.retrievals[p].chunks) for p in pool)})
+        relevant = [p for p in pool if run.retrievals[p].relevant]
+        # A generation whose content lacks what the question is about (its flag, a command it
+        # does not have) is neither searched for a shared answer nor offered as a choice.
+        t = time.perf_counter()
+        relevant = self._answerable_in(run.question, run.resolution, relevant, pool, run.retrievals)
+        run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
+        if not relevant:
+            self._refuse_no_content(run)
+        elif len(relevant) == len(pool) and self._shared_only(run.retrievals, pool):
+            self._answer_shared(run, pool)
+        else:
+            self._offer_choices(run, pool, relevant)
+
+    def _refuse_no_content(self, run: _Ask) -> None:
+        question = run.question
+        run.outcome = "refuse"
+        issue = self._open_gap(
+            "no-content",
+            _fingerprint("no-content", "*", _normal_question(question)),
+            f"No content answers: {question}",
+            self._gap_body(question, "any generation", run.retrievals),
+        )
+        run.gap_issues += [issue] if issue else []
+        run.refusal = Refusal(
+            reason="Nothing in the documentation for any generation answers this question.",
+            missing=f"content that answers: {question}",
+            gap_issue=issue,
+        )
+
+    def _answer_shared(self, run: _Ask, pool: list[str]) -> None:
+        run.scope = list(pool)
+        chunks = self._shared_chunks(run.retrievals, pool)
+        result = self._loop(
+            run.question, run.scope, chunks, run.stages, key="*", matched=run.resolution.matched, progress=run.progress
+        )
+        run.attempts["*"] = result
+        if result.answered:
+            run.outcome = "answer"
+            run.answers = [result.answered.model_copy(update={"generation": p}) for p in run.scope]
+            run.not_used = "Generation-specific content: only content shared by every generation answers this."
+        else:
+            run.outcome = "refuse"
+            run.refusal, issue = self._refusal(run.question, [result], run.retrievals)
+            run.gap_issues += [issue] if issue else []
+
+    def _offer_choices(self, run: _Ask, pool: list[str], relevant: list[str]) -> None:
+        question, resolution, retrievals = run.question, run.resolution, run.retrievals
+        # Only the values whose own content may answer are offered. Offering costs the
+        # reader one click, so the bar is lower than for answering (docs/answer.md).
+        offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
+        # A generation whose best chunks are all shared by every candidate has nothing of its
+        # own to answer with: choosing it would give the shared text everyone gets.
+        offered = [p for p in offered if self._has_own(retrievals[p], pool)] or offered
+        # And one whose content states no answer of the kind asked (no number for "how
+        # many", no value for "which flag") is not offered either.
+        offered = [p for p in offered if self._states_answer(question, p, retrievals[p].chunks)] or offered
+        # And one another value clearly out-matches on both the question's words and meaning
+        # (its releases have a topic on it; this one only shares generic text) is not either.
+        offered = undominated(offered, retrievals)
+        if resolution.version_named and len(offered) == 1:
+            # The reader named the version; of the products that have it, only one's content
+            # answers ("corvane push in 2.0.0": the CLI's, not the agent's). Answered as named.
+            run.scope = offered
+        else:
+            run.outcome = "ask"
+            run.choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
+            run.not_used = "Everything: the answer differs by generation, so none was given before you choose."
+
+    # -- one or more generations: answer each in its own scope ----------------------------------
+    def _answer_in_scope(self, run: _Ask) -> None:
+        names = self._names(run.resolution)
+        about = anchors(run.question, names, self.vocabulary.commands)
+        words = question_words(run.question, [*names, *(a.text for a in about)])
+        for profile in run.scope:
+            run.attempts[profile] = self._answer_generation(run, profile, about, words)
+        answered = [run.attempts[p].answered for p in run.scope if run.attempts[p].answered]
+        refused = [run.attempts[p] for p in run.scope if not run.attempts[p].answered]
+        run.answers = list(answered)
+        run.outcome = "answer" if run.answers else "refuse"
+        if refused:
+            run.refusal, issue = self._refusal(run.question, refused, run.retrievals)
+            run.gap_issues += [issue] if issue else []
+        if run.unknown_refusal is not None:
+            # Known generations answered, the unknown part refused, in one answer object.
+            run.refusal = _merge_refusals(run.unknown_refusal, run.refusal)
+        others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
+        if others:
+            run.not_used = (
+                f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+            )
+
+    def _answer_generation(self, run: _Ask, profile: str, about, words) -> _Attempts:
+        retrieval = self.retrieve_in_scope(run, profile)
+        t = time.perf_counter()
+        found = assess(
+            self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
+            names=proper_names(run.question, self._names(run.resolution)),
+        )
+        run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
+        if not found.answerable:
+            return self._missing(profile, found)
+        if not retrieval.relevant:
+            return _Attempts(
+                profile=profile,
+                refusal=f"nothing in scope for {self._labels[profile]} answers the question",
+                missing=f"{self._labels[profile]} content that answers: {run.question}",
+            )
+        chunks = [*retrieval.chunks, *found.extra]
+        extra_depth = getattr(self.generator, "evidence_depth", len(retrieval.chunks)) - len(retrieval.chunks)
+        if extra_depth > 0:
+            # Same scope, same ranking, only deeper (the offline answerer reads 8 chunks).
+            chunks += [c for c in deeper(self.release, retrieval, extra_depth) if all(c.id != k.id for k in chunks)]
+        chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
+        return self._loop(
+            run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress
+        )
+
+    # -- the answer object ------------------------------------------------------------------------
+    def _result(self, run: _Ask, started: float) -> AskResult:
+        attempts = run.attempts
         calls = sum(d.calls for a in attempts.values() for d in a.drafts)
         tokens_in = sum(d.tokens_in for a in attempts.values() for d in a.drafts)
         tokens_out = sum(d.tokens_out for a in attempts.values() for d in a.drafts)
@@ -340,35 +426,28 @@ class AnswerEngine:
             "revisions": sum(max(0, len(a.drafts) - 1) for a in attempts.values()),
             "passed": all(r.passed for r in reports) if reports else None,
         }
-        degraded_reasons = [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons]
+        degraded_reasons = [f"{p}: {r}" for p, o in run.retrievals.items() for r in o.reasons]
         degraded_reasons += [f"{a.profile}: {a.refusal}" for a in attempts.values() if a.refusal and not a.content_gap]
         latency = _ms(started)
-        stages["total"] = latency
+        run.stages["total"] = latency
         answer = AnswerObject(
-            outcome=outcome,
-            scope=scope,
-            matched=list(resolution.matched),
-            answers=answers,
-            choices=choices,
-            refusal=refusal,
-            not_used=not_used,
+            outcome=run.outcome,
+            scope=run.scope,
+            matched=list(run.resolution.matched),
+            answers=run.answers,
+            choices=run.choices,
+            refusal=run.refusal,
+            not_used=run.not_used,
             checks=checks,
             run=self.run_record(calls, tokens_in, tokens_out, latency),
             release=self.release_id,
         )
-        result = AskResult(
+        return AskResult(
             answer=answer,
             degraded=bool(degraded_reasons),
             degraded_reasons=degraded_reasons,
-            stages_ms={k: round(v, 3) for k, v in stages.items()},
+            stages_ms={k: round(v, 3) for k, v in run.stages.items()},
         )
-        if self.log is not None:
-            clock = time.perf_counter()
-            result.log_id = self.log.log_question(
-                self._log_row(question, resolution, answer, retrievals, attempts, result, gap_issues)
-            )
-            result.stages_ms["log"] = round(_ms(clock), 3)
-        return result
 
     @property
     def abbreviations(self):
@@ -387,7 +466,7 @@ class AnswerEngine:
             latency_ms=round(latency_ms, 3),
         )
 
-    # -- the loop for one answer --------------------------------------------------------------
+    # -- generate, check, revise: the loop for one answer ------------------------------------------
     def _loop(self, question, scope: list[str], chunks, stages, key: str, matched=(), progress=None) -> _Attempts:
         progress = progress or _silent
         attempts = _Attempts(profile=key)
@@ -401,13 +480,7 @@ class AnswerEngine:
             profiles=[p.name for p in self.profiles],
         )
         for attempt in range(1 + self.max_revisions):
-            progress("generating", {"generations": list(scope), "attempt": attempt + 1})
-            t = time.perf_counter()
-            draft = self.generator.generate(request)
-            stages["generate"] += _ms(t)
-            attempts.drafts.append(draft)
-            # The same chunks every time: a revision never searches again, let alone wider.
-            attempts.sent.append([{"id": c.id, "scope": list(c.scope)} for c in request.chunks])
+            draft = self.generate(request, attempts, attempt, stages, progress)
             if draft.unavailable:
                 attempts.refusal = f"the answer model is unavailable ({draft.unavailable})"
                 attempts.missing = "an answer model (not a content gap)"
@@ -417,11 +490,7 @@ class AnswerEngine:
                 attempts.refusal = f"the in-scope content for {_join(labels)} does not answer the question"
                 attempts.missing = f"{_join(labels)} content that answers: {question}"
                 return attempts
-            progress("checking", {"generations": list(scope), "attempt": attempt + 1})
-            t = time.perf_counter()
-            report = check_answer(draft, scope, request.chunks, self.owned)
-            stages["check"] += _ms(t)
-            attempts.reports.append(report)
+            report = self.check(draft, request, attempts, attempt, stages, progress)
             if report.passed:
                 attempts.answered = GenerationAnswer(
                     generation=scope[0],

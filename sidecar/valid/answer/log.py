@@ -1,4 +1,4 @@
-"""log_question: one SQLite row per question (design US-1; the trap-set report reads only this table).
+"""log_question: one SQLite row per question, whatever its outcome (the trap-set report reads only this table).
 
 Since schema 2 the same file also holds the conversations, their turns (one per answer the service
 or `valid ask --conversation` gave, naming the question row) and readers' feedback on answers.

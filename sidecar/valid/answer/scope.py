@@ -1,6 +1,6 @@
 """resolve_scope: which generations a question is about, from the subject scheme alone.
 
-Deterministic, no model (pitfalls: models writing filters invent attributes). The vocabulary is the
+Deterministic, no model (a model that writes a filter can invent attributes). The vocabulary is the
 export header's profiles: each profile's name and its labels (display name first, then the other
 names readers use, such as Trillium or Ironwood). Matching ignores case, spacing, punctuation and a
 possessive 's, so "TPU7X", "tpu 7x", "TPU-7x" and "Ironwood's" all match. A word that starts with a

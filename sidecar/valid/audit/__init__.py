@@ -1,4 +1,4 @@
-"""audit_scope: owned values, scope findings, gap issues (design §5.2, §5.4 tool 2).
+"""audit_scope: owned values, scope findings, gap issues.
 
     export = load_export("chunks.jsonl")
     table = owned_values(export)          # also what the answer checks use

@@ -14,7 +14,9 @@ sibling ends up in one variant per profile), and for every owned value in their 
      shown any of them (a comparison, such as "v5p-8, v6e-8 and tpu7x-standard-4t").
 
 A value several generations own ("4 chips" for v5p and TPU7x) is right for some readers of a shared
-chunk; the audit leaves it to the answer check, which knows the reader's generation.
+chunk; the audit leaves it to the answer check, which knows the reader's generation. A value owned
+by rule distinctive alone is reported only when its evidence is strong enough
+(`OwnedValueTable.why`, see valid.audit.owned); every finding says why it fired (`why`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Finding(BaseModel):
     path: str
     line: int
     excerpt: str  # the clause that holds the value
+    why: str = ""  # what ties the value to its owners, and who is shown it without its owner's name
 
     def summary(self) -> str:
         """One line: where, what, whose, to whom, by which rule."""
@@ -63,6 +66,8 @@ def fingerprint(rule: str, value: str, chunk_id: str, path: str) -> str:
 def find(export: Export, table: OwnedValueTable | None = None) -> list[Finding]:
     """Every finding of an export, sorted by path, line, chunk id and value."""
     table = table if table is not None else owned_values(export)
+    # A table read back from JSON has no evidence for rule distinctive: it is computed again.
+    reportable = table.why if table.why is not None else owned_values(export).why
     profiles = [p.name for p in export.header.profiles]
     order = {p: i for i, p in enumerate(profiles)}
     labels = _label_patterns(export.header.profiles)
@@ -93,7 +98,10 @@ def find(export: Export, table: OwnedValueTable | None = None) -> list[Finding]:
             row = table.row(value)
             if row is None or len(row.profiles) != 1 or len(shown[value]) < 2:
                 continue
+            if row.rule == "distinctive" and tokens.lookup_key(row.value) not in reportable:
+                continue  # owned for the answer checks; too little evidence to ask a writer to act
             origin = row.origins[0]
+            readers = [p for p in sorted(shown[value], key=lambda p: order[p]) if p not in row.profiles]
             findings.append(
                 Finding(
                     fingerprint=fingerprint(row.rule, row.value, base, chunk.source.path),
@@ -108,9 +116,22 @@ def find(export: Export, table: OwnedValueTable | None = None) -> list[Finding]:
                     path=chunk.source.path,
                     line=chunk.source.line,
                     excerpt=clause,
+                    why=f"{_origin_reason(row, reportable)}; shown to {', '.join(readers)} with no name of "
+                    f"{row.profiles[0]} beside it",
                 )
             )
     return sorted(findings, key=lambda f: (f.path, f.line, f.chunk_id, tokens.lookup_key(f.value), f.value))
+
+
+def _origin_reason(row, reportable: dict[str, str]) -> str:
+    """What ties the value to its owner, by the row's strongest rule."""
+    origin = row.origins[0]
+    owner = ", ".join(row.profiles)
+    if row.rule == "keydef":
+        return f"key {origin.key} defines it for {owner} only"
+    if row.rule == "scheme-data":
+        return f"the subject scheme declares it for {owner} only"
+    return reportable[tokens.lookup_key(row.value)]
 
 
 def _families_covering(occurrences: list[Occurrence], shown: dict[str, set[str]]) -> set[str]:

@@ -86,6 +86,7 @@ def draft_from_finding(finding: Finding) -> IssueDraft:
             "",
             f"> {finding.excerpt}",
             "",
+            *([f"Why: {finding.why}.", ""] if finding.why else []),
             f"Fix: profile the element for {owners} (for example `platform=\"{finding.owners[0]}\"`), "
             "replace the value with a keyref to a profiled key, or name the generation next to the value "
             "if every reader should see it.",

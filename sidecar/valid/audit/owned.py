@@ -17,6 +17,16 @@ a plain word or phrase is owned as written: the information architect declared i
 Rule 2, `distinctive`, from the chunks: a distinctive token is owned by P when every chunk text
 that is shown to exactly one profile and contains the token is shown to P (and there is at least
 one). Texts shown to several profiles are where the audit looks for leaks, so they are not evidence.
+The answer checks use every such value (an over-wide table only makes them stricter). The audit
+reports one (`OwnedValueTable.why`) only when its shape is one a profile owns (`ownable`):
+- a machine type, a flag, or a version with letters in it (`v2-alpha-tpuv6e`, `5.1.0-beta.2`):
+  on one chunk of evidence;
+- a shape of digits alone (a dotted number such as `0.7.2`, which a standard's criterion number
+  `504.2.2` also has; a topology or a screen size such as `1920x1080`) and a quantity (`16 GB`):
+  only when a name of P stands in the same clause in one of P's chunks ("TPU7x needs JAX 0.7.2"),
+  or when WEAK_EVIDENCE of P's chunks use it;
+- never identifiers (example values such as `real_value1`, regions, encodings, error codes), file
+  names (`orders_2024.csv`), version ranges (`2.x`) or IPv4 addresses.
 
 The stable format (`to_json()`; `format` and `version` change only together):
 
@@ -49,6 +59,13 @@ from valid.errors import ConfigError
 
 FORMAT = "valid.owned-values"
 VERSION = 1
+# Rule distinctive: the number of one profile's chunks that make a weak shape owned without its
+# name beside it (a value a profile's pages repeat is that profile's).
+WEAK_EVIDENCE = 3
+_FILE_NAME = re.compile(r".*[A-Za-z0-9_]\.[A-Za-z]{1,5}")  # orders_2024.csv, setup-1.2.tar.gz
+_RANGE = re.compile(r"(?:.*\.)?x", re.I)  # 2.x, 12.1.x: a range of versions, not one
+_IPV4 = re.compile(r"(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}")
+_DIGITS_ONLY = re.compile(r"[\d.x,]+", re.I)
 
 Rule = Literal["keydef", "scheme-data", "distinctive"]
 RULE_ORDER: dict[str, int] = {"keydef": 0, "scheme-data": 1, "distinctive": 2}
@@ -101,8 +118,13 @@ class Occurrence:
 class OwnedValueTable:
     """Owned values with lookups; build it with `owned_values(export)`."""
 
-    def __init__(self, profiles: list[str], rows: list[OwnedRow], ignored: list[Ignored]):
+    def __init__(
+        self, profiles: list[str], rows: list[OwnedRow], ignored: list[Ignored], why: dict[str, str] | None = None
+    ):
         self.profiles = list(profiles)
+        # Rule distinctive values the audit reports: lookup key -> what the evidence was. Built
+        # with the table from the export; not part of the stable format (None when read back).
+        self.why = why
         self.rows = sorted(rows, key=lambda r: (lookup_key(r.value), r.value))
         self.ignored = sorted(ignored, key=lambda i: (lookup_key(i.value), RULE_ORDER[i.rule], i.key or ""))
         self._by_key = {lookup_key(r.value): r for r in self.rows}
@@ -257,7 +279,8 @@ def owned_values(export: Export) -> OwnedValueTable:
             value, kind = value_kind
             add(value, kind, Origin(rule="scheme-data", profiles=owners, family="scheme-data", source=owned.source))
 
-    distinctive, contexts = _distinctive(export, profiles)
+    labels = {p.name: [tokens.phrase_pattern(n) for n in sorted({p.name, *p.labels}) if n.strip()] for p in export.header.profiles}
+    distinctive, contexts, why = _distinctive(export, profiles, labels)
     for key, (value, kind, profile, chunk_id) in sorted(distinctive.items()):
         family = f"distinctive:{kind}" + (f":{value.split(' ', 1)[1]}" if kind == "quantity" else "")
         origin = Origin(rule="distinctive", profiles=[profile], family=family, chunk=chunk_id)
@@ -280,7 +303,33 @@ def owned_values(export: Export) -> OwnedValueTable:
                 context=sorted(draft.context),
             )
         )
-    return OwnedValueTable(profiles, rows, ignored)
+    return OwnedValueTable(profiles, rows, ignored, why)
+
+
+def ownable(token: Token) -> str | None:
+    """How strong a token's shape is as one profile's value, for rule distinctive: "strong" (owned
+    on one chunk of evidence), "weak" (owned only with the profile's name beside it or on
+    WEAK_EVIDENCE chunks), or None (never owned by that rule)."""
+    value = token.value
+    if token.kind in ("identifier", "number", "term") or _RANGE.fullmatch(value) or _IPV4.fullmatch(value):
+        return None
+    if token.kind == "version" and _FILE_NAME.fullmatch(value):
+        return None
+    if token.kind == "quantity" or _DIGITS_ONLY.fullmatch(value):
+        return "weak"
+    return "strong"
+
+
+def _beside_name(text: str, token: Token, clauses: list[tokens.Segment], patterns: list[re.Pattern]) -> bool:
+    """A name of the profile stands in the token's clause, outside the token itself."""
+    for clause in clauses:
+        if clause.start <= token.start < clause.end:
+            return any(
+                not (token.start <= m.start() < token.end)
+                for pattern in patterns
+                for m in pattern.finditer(text, clause.start, clause.end)
+            )
+    return False
 
 
 def _keydef_parts(text: str, key: str | None) -> list[tuple[str, TokenKind]]:
@@ -353,42 +402,67 @@ def exposures(export: Export) -> dict[str, list[tuple[Chunk, frozenset[str]]]]:
 
 
 def _distinctive(
-    export: Export, profiles: list[str]
-) -> tuple[dict[str, tuple[str, TokenKind, str, str]], dict[str, set[str]]]:
-    """Rule 2: token key -> (value, kind, owning profile, first evidence chunk); and, for
-    quantities, key -> the content words next to them in texts shown to exactly one profile."""
+    export: Export, profiles: list[str], labels: dict[str, list[re.Pattern]]
+) -> tuple[dict[str, tuple[str, TokenKind, str, str]], dict[str, set[str]], dict[str, str]]:
+    """Rule 2: token key -> (value, kind, owning profile, evidence chunk); for quantities, key ->
+    the content words next to them in texts shown to exactly one profile; and key -> why."""
     # For each base chunk, the profiles shown each token: a shared step split into variants by a
     # profiled sibling still shows its own tokens to every profile, so it is no evidence.
-    evidence: dict[str, dict[str, str]] = {}  # token key -> {profile: first chunk id}
+    evidence: dict[str, dict[str, list[str]]] = {}  # token key -> {profile: evidence chunk ids}
+    named: dict[str, str] = {}  # token key -> the first chunk where its profile's name stands beside it
     first: dict[str, Token] = {}
     contexts: dict[str, set[str]] = {}
     for base, variants in exposures(export).items():
         shown: dict[str, set[str]] = {}
         where: dict[str, str] = {}
+        beside: dict[str, str] = {}
         for chunk, scope in variants:
             for text in chunk_texts(chunk):
                 found = tokens.scan(text)
-                if len(scope) == 1 and any(t.kind == "quantity" for t in found):
-                    clauses = tokens.segments(text)
-                    for token in found:
-                        if token.kind == "quantity":
-                            contexts.setdefault(token.key, set()).update(tokens.context(text, token, clauses))
+                clauses = tokens.segments(text) if len(scope) == 1 and found else []
                 for token in found:
+                    if len(scope) == 1 and token.kind == "quantity":
+                        contexts.setdefault(token.key, set()).update(tokens.context(text, token, clauses))
                     if token.kind == "number":
                         continue  # a bare number is never owned on its own
                     shown.setdefault(token.key, set()).update(scope)
                     where.setdefault(token.key, chunk.id)
                     first.setdefault(token.key, token)
+                    shape = ownable(token)
+                    if shape == "weak" and len(scope) == 1 and token.key not in beside:
+                        (profile,) = scope
+                        if _beside_name(text, token, clauses, labels.get(profile, [])):
+                            beside[token.key] = chunk.id
         for key, scope in shown.items():
             if len(scope) == 1:
                 (profile,) = scope
-                evidence.setdefault(key, {}).setdefault(profile, where[key])
+                evidence.setdefault(key, {}).setdefault(profile, []).append(where[key])
+                if key in beside:
+                    named.setdefault(key, beside[key])
             else:
                 evidence.setdefault(key, {})
-    result = {}
+    result, why = {}, {}
     for key, by_profile in evidence.items():
-        if len(by_profile) == 1:
-            ((profile, chunk_id),) = by_profile.items()
-            token = first[key]
-            result[key] = (token.value, token.kind, profile, chunk_id)
-    return result, contexts
+        if len(by_profile) != 1:
+            continue
+        ((profile, chunk_ids),) = by_profile.items()
+        token = first[key]
+        result[key] = (token.value, token.kind, profile, chunk_ids[0])
+        reason = _evidence(token, profile, chunk_ids, named.get(key))
+        if reason:
+            why[key] = reason
+    return result, contexts, why
+
+
+def _evidence(token: Token, profile: str, chunk_ids: list[str], named: str | None) -> str | None:
+    """Why the audit may report a rule-distinctive value, or None when its evidence is too weak."""
+    shape = ownable(token)
+    count = f"{len(chunk_ids)} chunk{'s' if len(chunk_ids) != 1 else ''} shown only to {profile}"
+    only = f"a {token.kind} that only {profile}'s own content uses"
+    if shape == "strong":
+        return f"{only} ({count}, first {chunk_ids[0]})"
+    if shape == "weak" and named:
+        return f"{only} ({count}), stated beside {profile}'s name in {named}"
+    if shape == "weak" and len(chunk_ids) >= WEAK_EVIDENCE:
+        return f"{only}, in {count} (first {chunk_ids[0]})"
+    return None

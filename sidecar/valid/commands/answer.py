@@ -7,7 +7,7 @@ import textwrap
 
 import click
 
-from valid.answer.engine import GENERATORS, make_generator, open_engine
+from valid.answer.wiring import GENERATORS, make_generator, open_engine
 from valid.answer.compare_render import render_comparison
 from valid.answer.models import AnswerObject
 

@@ -1,4 +1,4 @@
-"""`valid audit`: find shared chunks that hold a value owned by one generation (design §5.4 tool 2)."""
+"""`valid audit`: find shared chunks that hold a value owned by one generation."""
 
 from __future__ import annotations
 

@@ -258,7 +258,8 @@ def refine(
     `hierarchy[attribute][value]` lists the value's children. Rules are visited in DITAVAL order
     and descendants breadth-first; a descendant with a rule of its own keeps it and passes its own
     on, so the nearest ruled ancestor decides. DITA-OT gives the same result except where parent and
-    child rules conflict, where its HashMap order makes the outcome arbitrary (dita-filtering §A.4).
+    child rules conflict, where the iteration order of its HashMap makes the outcome arbitrary
+    (DITA-OT's FilterUtils).
     """
     refined = dict(table)
     for att, val in rule_keys:

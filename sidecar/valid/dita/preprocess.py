@@ -4,7 +4,7 @@ The order is DITA-OT's (filter-stage=early), because the order decides scope:
 
 1. inline submaps into the root map (mapref and topicref format="ditamap"): a `submap` wrapper
    carries the mapref's attributes; the submap root's profiling attributes are copied onto its
-   first-level topicrefs that lack their own (DITA-OT's maprefImpl, dita-filtering.md §B.3);
+   first-level topicrefs that lack their own (as DITA-OT's mapref step, maprefImpl.xsl, does);
 2. filter the map: an element whose own attributes exclude it goes, with its subtree;
 3. branch filtering (`ditavalref`, valid.dita.branches): split branches, filter each by its
    DITAVALs on top of the profile's, and name the branch copies of topics; `@copy-to` names a copy

@@ -1,6 +1,6 @@
 """Subject scheme maps: the one list of profiling values, their hierarchy, names and owned values.
 
-VALID takes its profiles from the information architect's subject scheme (user story US-3):
+VALID takes its profiles from the information architect's subject scheme:
 
 - valid values of a bound attribute = every key of every descendant of the bound subject; the
   category itself is not a value (as in DITA-OT's SubjectSchemeReader);

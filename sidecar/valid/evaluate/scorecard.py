@@ -1,6 +1,6 @@
 """Aggregate scored cells into a scorecard, decide the gate, and render it (JSON, HTML, SVG).
 
-The gate reads only VALID's cells and is ordered as the design's metrics are: no wrong-generation
+The gate reads only VALID's cells and is ordered by harm to a reader: no wrong-generation
 answer reaches a reader; every citation in scope; every value grounded; at least 90% of the scoped
 questions right (54 of 60). Each reason is reported; no average can hide one.
 """
@@ -154,7 +154,7 @@ def build_scorecard(
 
 
 def render_svg(card: Scorecard) -> str:
-    """Stacked bars per arm and stratum, in the shape of the design's Figure 15."""
+    """Stacked bars per arm and stratum: VALID beside the baseline, one bar per stratum, one colour per category."""
     groups = [(arm, stratum) for arm in card.arms for stratum in STRATA if stratum in card.arms[arm].strata]
     bar, gap, left, top, width = 26, 10, 230, 30, 520
     legend_columns, legend_width = 3, 190

@@ -1,4 +1,4 @@
-"""The index report (design Figure 16): what a build scoped, embedded, changed and found.
+"""The index report: what a build scoped, embedded, changed and found.
 
 Written as `report.json` and a readable `report.html` into the release directory. Audit findings
 arrive as a list from the caller (empty until the audit runs before indexing).

@@ -1,7 +1,7 @@
 """The vector channel: one Chroma collection per release, always given vectors, never an embedding function.
 
 Scope fields are booleans (`in_<profile>`: true or false), one per profile, as the export contract
-and the design state them. Each chunk carries only the metadata the index needs besides them (id,
+states them. Each chunk carries only the metadata the index needs besides them (id,
 source path, title, type, digest): Chroma 1.5.9 resolves a filter by scanning metadata rows, so
 every extra field slows every filtered query (bench/index.py measures bool against int fields and
 the effect of older releases sharing the store; `valid releases prune` removes those).

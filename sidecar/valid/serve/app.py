@@ -43,7 +43,7 @@ from valid.answer.generate import run_before
 from valid.answer.models import AnswerObject
 from valid.serve import admin, edge, events
 from valid.serve.conversations import ANSWER_HEADER, CONVERSATION_HEADER, HEADERS_DOC, TurnRunner, conversation_store
-from valid.serve.engine import Answered, Generation, ReleaseSource, UnknownGeneration
+from valid.serve.answerer import Answered, Generation, ReleaseSource, UnknownGeneration
 from valid.serve.feedback import feedback_router
 from valid.serve.limits import Admission, BodyLimit, BodyTooLarge, Limits, RateLimiter
 from valid.serve.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE

@@ -3,7 +3,7 @@
     source = LibraryReleases(Store(state), EngineSettings(generator="offline"))
     app = create_app(source)
 
-Opening a release is also its verification (rag-thesis-digest P11): the index's `Release` checks
+Opening a release is also its verification (a release is served only once it is known to answer): the index's `Release` checks
 the registered marker and that Chroma and FTS5 hold the manifest's chunk count; then every
 generation is searched once through both channels and the embedder is run once, so the first
 real question does not pay for loading the model and a release that cannot answer is never served.
@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from valid.answer.engine import embedder_for, open_question_log, owned_table
+from valid.answer.wiring import embedder_for, open_question_log, owned_table
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
-from valid.serve.engine import Answered, Generation, SourceChunk, UnknownGeneration
+from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
 from valid.serve.sources import split_chunk_id
 
 log = logging.getLogger("valid.serve")

@@ -1,8 +1,8 @@
 """Prometheus text-format metrics, written by hand (the format is small; no extra dependency).
 
 Label values are bounded on purpose (route templates, outcome names, stage names), never request
-data, so the number of series cannot grow with traffic (rag-thesis-digest P13: no unbounded ids as
-labels). Output is sorted, so two scrapes of the same state are byte-identical.
+data, so the number of series cannot grow with traffic (an id as a label value would make one
+series per request). Output is sorted, so two scrapes of the same state are byte-identical.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Which release the service answers from, and pinning each request to one release.
 
-Rules (rag-thesis-digest P2, P11):
+Rules (an answer never mixes releases; a release is served only once it is verified):
 - At startup the active release is opened and verified before anything is served (not ready until then).
 - Each request takes a lease on the release that is current when it starts and uses only that
   release until it ends, even if another release is activated meanwhile.
@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from valid.serve.engine import Answerer, ReleaseSource
+from valid.serve.answerer import Answerer, ReleaseSource
 
 log = logging.getLogger("valid.serve")
 

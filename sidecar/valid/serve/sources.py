@@ -5,14 +5,14 @@ A citation is a chunk id, `<path>#<topic id>/<element>`. Its link is
 from the pinned release, in document order, each under an element whose id is the part of the chunk
 id after '#', so the browser scrolls to (and CSS highlights) the cited chunk. With `generation`, only
 the chunks that generation's build keeps are shown, so a link never shows another generation's text
-as if it applied (US-5). Everything comes from the release's own chunks: it works offline.
+as if it applied to the reader's generation. Everything comes from the release's own chunks: it works offline.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from valid.serve.engine import Generation, SourceChunk
+from valid.serve.answerer import Generation, SourceChunk
 from valid.serve.schemas import SourceChunkView, SourceView
 
 

@@ -9,7 +9,7 @@ is handed to the service as its first release, so startup pays for opening it on
 from __future__ import annotations
 
 from valid.errors import ReleaseError, ValidError
-from valid.serve.engine import Answerer, ReleaseSource
+from valid.serve.answerer import Answerer, ReleaseSource
 
 
 def open_active_or_fail(source: ReleaseSource) -> ReleaseSource:
