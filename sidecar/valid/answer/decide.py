@@ -120,13 +120,15 @@ class _Attempts:
 
 
 def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome]) -> list[str]:
-    """The values no other value dominates: covers the question's words by DOMINANCE_COVERAGE more
-    and is nearer in meaning by DOMINANCE_SIMILARITY more. Equal content with different values (the
-    usual reason to ask) dominates nothing."""
+    """The values no other value dominates. A value is dominated when it reaches the question only
+    by meaning (its content misses the coverage floor) while another covers DOMINANCE_COVERAGE more
+    of the question's words and is DOMINANCE_SIMILARITY nearer in meaning. Equal content with
+    different values (the usual reason to ask) dominates nothing, nor does a synonym the
+    dominated value's content uses for one word of a short question."""
 
     def beaten(p: str) -> bool:
         mine = retrievals[p]
-        return any(
+        return mine.coverage < search.COVERAGE_FLOOR and any(
             retrievals[q].coverage >= mine.coverage + DOMINANCE_COVERAGE
             and (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
             for q in offered
