@@ -316,3 +316,10 @@ def test_a_name_the_question_asks_about_that_no_in_scope_content_has_is_refused_
     assert obj.outcome == "refuse" and "Ubuntu" in obj.refusal.reason
     # A name the content has (PyTorch) is answered as before.
     assert "PyTorch" in only_answer(ask(sample, "Which frameworks can I use with PyTorch on TPU v6e?"), "v6e").answer
+
+
+def test_still_in_a_context_sentence_does_not_make_a_question_about_availability(corvane):
+    # "…still have only the old YAML file. Does the agent start?" asks what happens, not whether
+    # something is still available: answered from the release's content, not as an availability check.
+    obj = ask(corvane, "Our servers run Corvane Agent 2.0.0 and still have only the old YAML file. Does the agent start?")
+    assert "still reads it" in only_answer(obj, "agent-2.0.0").answer

@@ -126,7 +126,7 @@ def comparison_kind(question: str, resolution: ScopeResolution, owned=None) -> K
     if not resolution.profiles:
         return None
     last = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()][-1:] or [question]
-    if _YESNO.search(last[0]) and _AVAILABILITY_CUE.search(question):
+    if _YESNO.search(last[0]) and _AVAILABILITY_CUE.search(last[0]):
         return "availability"
     unknown = [u for u in resolution.unknown if not extra or not owned_values_in(u, MappingOwned(owned) if isinstance(owned, Mapping) else owned)]
     if len(resolution.profiles) + len(extra) + len(unknown) >= 2 and _COMPARE_CUE.search(question):
