@@ -172,3 +172,60 @@ def test_without_a_question_log_conversations_live_in_memory_only(sample_build, 
             assert ask(client, "and on v6e?", conversation).json()["scope"] == ["v6e"]
     assert {p.name for p in sample_build.state.iterdir()} == before
     assert not list(tmp_path.rglob("*.sqlite"))
+
+
+# -- reading a conversation back (the ask page after a reload) ---------------------------------
+
+
+def thread(client, conversation_id: str) -> httpx.Response:
+    response = client.get(f"/v1/conversations/{conversation_id}")
+    if response.status_code == 200:
+        validate(response.json(), "ConversationThread")
+    return response
+
+
+def test_a_conversation_reads_back_as_its_thread_of_turns(api):
+    client, _ = api
+    first = ask(client, PRIYA)
+    conversation = first.headers["x-valid-conversation-id"]
+    follow = ask(client, "and on v6e?", conversation)
+    read = thread(client, conversation)
+    assert read.status_code == 200, read.text
+    body = read.json()
+    assert body["conversation_id"] == conversation and body["ended"] is False
+    turns = body["turns"]
+    assert [t["turn"] for t in turns] == [1, 2]
+    assert [t["question"] for t in turns] == [PRIYA, "and on v6e?"]
+    assert [t["answer_id"] for t in turns] == [first.headers["x-valid-answer-id"], follow.headers["x-valid-answer-id"]]
+    assert [t["outcome"] for t in turns] == [first.json()["outcome"], follow.json()["outcome"]]
+    assert [t["generations"] for t in turns] == [["tpu7x"], ["v6e"]]
+    assert [t["scope"] for t in turns] == [first.json()["scope"], follow.json()["scope"]]
+    assert turns[1]["asked_as"] != "and on v6e?", "the thread shows what the follow-up was answered as"
+
+
+def test_reading_an_unknown_conversation_is_a_404_in_the_error_shape(api):
+    client, _ = api
+    error(thread(client, "0123456789abcdef0123456789abcdef"), 404, "not_found")
+    error(thread(client, "not.an.id"), 422, "invalid_request")
+
+
+def test_reading_an_expired_conversation_is_a_404(sample_build, tmp_path):
+    with serving(sample_build.state, tmp_path, conversations=ConversationLimits(max_age_s=0.001)) as client:
+        conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
+        response = thread(client, conversation)
+        error(response, 404, "not_found")
+        assert "expired" in response.json()["error"]["message"]
+
+
+def test_a_thread_read_back_is_bounded_by_the_turn_bound(sample_build, tmp_path):
+    # Five turns stored by an earlier service with a higher bound; this one allows three.
+    with QuestionLog(tmp_path / "questions.sqlite") as log:
+        log.start_conversation("earlier")
+        for n in range(1, 6):
+            log.add_turn({"answer_id": f"{n:032x}", "conversation_id": "earlier", "question": f"question {n}",
+                          "asked_as": f"question {n}", "generations": ["v5p"], "outcome": "answer", "scope": ["v5p"]})
+    with serving(sample_build.state, tmp_path, conversations=ConversationLimits(max_turns=3)) as client:
+        body = thread(client, "earlier").json()
+        assert [t["turn"] for t in body["turns"]] == [3, 4, 5], "the latest turns, at most the bound"
+        assert body["ended"] is True
+        error(ask(client, "and on v6e?", "earlier"), 409, "conversation_ended")

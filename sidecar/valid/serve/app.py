@@ -4,6 +4,7 @@
                                  `valid ask --json` (or, for Accept: text/event-stream, progress events
                                  then it: valid.serve.events); conversation and answer ids in headers
     POST /v1/feedback            a reader's rating of one answer (valid.serve.feedback)
+    GET  /v1/conversations/{id}  a conversation's turns, for the ask page after a reload
     GET  /v1/releases/active     the release being served and its generations (the page's picker)
     GET  /v1/sources/{path}      the chunks of one source file (JSON), for citation links
     GET  /sources/{path}         the same as an HTML page, the target of the ask page's citations
@@ -29,6 +30,7 @@ from valid.serve.config import ServeConfig
 from valid.serve.answerer import ReleaseSource
 from valid.serve.feedback import feedback_router
 from valid.serve.routes import ask, health, page, releases
+from valid.serve.routes import conversations as conversation_routes
 from valid.serve.routes.common import rate_limited, require_json
 from valid.serve.service import Service
 
@@ -53,6 +55,7 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None, convers
     asks = [Depends(rate_limited), Depends(require_json)]
     app.include_router(feedback_router(errors.ApiError, errors.responses(404, 413, 415, 422, 429, 500), asks))
     events.document(app)
+    app.include_router(conversation_routes.router)
     app.include_router(releases.router)
     app.include_router(health.router)
     admin.add_admin_routes(app, service.holder, service.admin_only, errors.responses(401, 403, 500))

@@ -28,7 +28,8 @@ ERRORS = {  # status → (code, description), for the OpenAPI responses of each 
     400: ("bad_request", "Not valid HTTP/1.1."),
     401: ("unauthorized", "An admin route without the admin token."),
     403: ("forbidden", "An admin route on a service bound beyond loopback with no admin token set."),
-    404: ("not_found", "Unknown path, source, conversation or answer."),
+    404: ("not_found", "Unknown path, source or answer, or a conversation never started, forgotten or past its "
+                       "age bound."),
     408: ("request_timeout", "The request's headers or body did not arrive in time."),
     409: ("conversation_ended", "The conversation reached its turn or age bound; start a new one."),
     413: ("body_too_large", "The request body is too large."),
