@@ -12,9 +12,8 @@ import itertools
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from valid.answer.conversation import CONVERSATION_ID, ConversationLimits, Opened, Turn, UnknownConversation, answer_turn
+from valid.answer.conversation import ConversationLimits, Opened, Turn, answer_turn
 from valid.answer.log import QuestionLog
-from valid.serve.schemas import ConversationThread, ConversationTurn
 
 CONVERSATION_HEADER = "x-valid-conversation-id"
 ANSWER_HEADER = "x-valid-answer-id"
@@ -35,27 +34,6 @@ def conversation_store(source) -> QuestionLog:
     """The release source's store (the question log), or memory when it has none."""
     opener = getattr(source, "conversation_log", None)
     return opener() if opener is not None else QuestionLog(":memory:")
-
-
-def conversation_thread(store, conversation_id: str, limits: ConversationLimits,
-                        now: datetime | None = None) -> ConversationThread:
-    """A conversation as the ask page restores it after a reload: its latest turns, at most the turn
-    bound. One past its age bound is gone for readers (UnknownConversation), as is an unknown one."""
-    found = store.conversation(conversation_id) if CONVERSATION_ID.match(conversation_id) else None
-    if found is None:
-        raise UnknownConversation(f"no conversation {conversation_id[:64]!r} (it may have been forgotten)")
-    expires = datetime.fromisoformat(found["started_at"]) + timedelta(seconds=limits.max_age_s)
-    if (now or datetime.now(timezone.utc)) > expires:
-        raise UnknownConversation(f"conversation {conversation_id} has expired (older than {limits.max_age_s:g} s)")
-    turns = store.turns(conversation_id)[-limits.max_turns:]
-    return ConversationThread(
-        conversation_id=conversation_id,
-        started_at=found["started_at"],
-        updated_at=found["updated_at"],
-        expires_at=expires.isoformat(timespec="milliseconds"),
-        ended=found["turns"] >= limits.max_turns,
-        turns=[ConversationTurn(**{k: t[k] for k in ConversationTurn.model_fields}) for t in turns],
-    )
 
 
 class TurnRunner:
