@@ -2,13 +2,15 @@
 
     python3 bench/serve.py                      # 16 clients for 60 s, then 64 clients twice for 20 s
     python3 bench/serve.py --duration 10 --write   # shorter; --write updates docs/benchmarks.md
+    python3 bench/serve.py --minutes 5 --write     # memory: 16 clients for 5 minutes, RSS sampled
 
 The service runs as its own process (`valid serve`, offline answerer, the sample doc set exported
 and indexed into a temporary state directory) so the load generator does not share its GIL. Each
 client sends one question, waits for the answer, and sends the next (closed loop), cycling through
 scoped, unscoped, two-generation and out-of-scheme questions. With `--mix portal` (the default) a
 client holds conversations the way the ask page does: a first question (some streamed as progress
-events), a follow-up in the same conversation, then feedback on the last answer. `--mix ask` sends
+events), a follow-up in the same conversation, sometimes a reload of the page (the thread read back
+with GET /v1/conversations/{id}), then feedback on the last answer. `--mix ask` sends
 single questions only; with `--compare`, phase 1 also runs with single questions right after, on
 the same server, for a side-by-side. Every phase is bounded both in time and in request count.
 
@@ -16,6 +18,14 @@ Phase 1 (below saturation): throughput, p50/p95/p99 latency and errors (anything
 Phase 2 (past saturation, run twice): more clients than answer slots + queue places; counts 200s and
 503s, checks the process is alive and ready afterwards, and compares its resident memory after each
 round (no growth between rounds means the refusals hold nothing).
+
+Memory mode (`--minutes N`): instead of the phases above, the portal mix at `--clients` for N
+minutes while the server's resident memory (VmRSS of its process) is sampled every `--sample-every`
+seconds; reports the first sample, the one after `--warm-up` seconds, the last and the largest.
+Memory is flat when the last is within 10 % of the value after warm-up.
+
+Every report names the machine's load average at the start and end of the run: the numbers are
+only comparable between runs on an equally quiet machine.
 """
 
 from __future__ import annotations
@@ -45,16 +55,19 @@ QUESTIONS = [
     ("Which software version do I use on TPU v4?", None),
 ]
 # Conversations as the ask page holds them: (kind, question, generation); kind is "ask" (a new
-# conversation), "stream" (the same, as progress events), "follow" (the next turn) or "feedback".
+# conversation), "stream" (the same, as progress events), "follow" (the next turn), "reload" (the page
+# reloaded: the thread read back) or "feedback".
 SESSIONS = [
-    [("stream", QUESTIONS[0][0], None), ("follow", "and on v6e?", None), ("feedback", "down", None)],
+    [("stream", QUESTIONS[0][0], None), ("follow", "and on v6e?", None), ("reload", "", None),
+     ("feedback", "down", None)],
     [("ask", QUESTIONS[1][0], None), ("follow", "Trillium", None), ("feedback", "up", None)],
     [("ask", QUESTIONS[2][0], "v6e"), ("follow", "which zone for that?", None), ("feedback", "up", None)],
-    [("ask", QUESTIONS[3][0], None), ("follow", "What about Ironwood?", None), ("feedback", "down", None)],
+    [("ask", QUESTIONS[3][0], None), ("follow", "What about Ironwood?", None), ("reload", "", None),
+     ("feedback", "down", None)],
     [("stream", QUESTIONS[4][0], None), ("feedback", "up", None)],
     [("ask", QUESTIONS[5][0], None), ("follow", "and on v5p?", None), ("feedback", "down", None)],
 ]
-KINDS = ("ask", "stream", "follow", "feedback")
+KINDS = ("ask", "stream", "follow", "reload", "feedback")
 
 
 @dataclass
@@ -122,6 +135,21 @@ def wait_ready(url: str, server: subprocess.Popen, timeout_s: float = 120) -> No
     raise SystemExit("valid serve did not become ready")
 
 
+def process_rss(pid: int) -> float:
+    """Resident memory of a process in bytes (Linux: VmRSS), or NaN."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return float("nan")
+    match = re.search(r"^VmRSS:\s+(\d+) kB$", status, re.M)
+    return float(match.group(1)) * 1024 if match else float("nan")
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
 def resident_memory(url: str) -> float:
     text = httpx.get(url + "/metrics", timeout=10).text
     match = re.search(r"^process_resident_memory_bytes (\S+)$", text, re.M)
@@ -145,6 +173,10 @@ def conversations(number: int):
 
 def send(http: httpx.Client, kind: str, text: str, generation: str | None, ids: dict) -> httpx.Response | None:
     """One request of a session; None when there is nothing to send (feedback with no answer)."""
+    if kind == "reload":
+        if not ids.get("conversation"):
+            return None
+        return http.get(f"/v1/conversations/{ids['conversation']}")
     if kind == "feedback":
         if not ids.get("answer"):
             return None
@@ -218,7 +250,7 @@ def ms(value: float) -> str:
 
 
 def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bool, cpu: str,
-           compared: Phase | None = None) -> str:
+           compared: Phase | None = None, loads: tuple[str, str] = ("?", "?")) -> str:
     ok = below.statuses.get(200, 0)
     errors = below.requests - ok
     lines = [
@@ -226,7 +258,8 @@ def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bo
         f"--over-clients {args.over_clients} --over-duration {args.over_duration:g} --mix {args.mix}"
         f"{' --compare' if compared else ''}` "
         f"({cpu}; server and load generator on the same machine, offline answerer, the sample doc set; "
-        f"`valid serve --max-inflight {args.max_inflight} --max-queue {args.max_queue} --rate 0`).",
+        f"`valid serve --max-inflight {args.max_inflight} --max-queue {args.max_queue} --rate 0`; "
+        f"load average (1 / 5 / 15 min) {loads[0]} at the start, {loads[1]} at the end).",
         "",
         "| phase | clients | requests | throughput (200s) | p50 | p95 | p99 | 200 | 503 | other errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -244,7 +277,8 @@ def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bo
         lines += [
             "",
             "Below saturation, by request kind (ask: a first question; stream: the same as progress events, "
-            "timed to the answer event; follow: the next turn of a conversation; feedback: POST /v1/feedback):",
+            "timed to the answer event; follow: the next turn of a conversation; reload: the thread read back "
+            "after a page reload; feedback: POST /v1/feedback):",
             "",
             "| kind | 200s | p50 | p95 | p99 |",
             "|---|---|---|---|---|",
@@ -265,10 +299,60 @@ def report(args, below: Phase, over: list[Phase], memory: list[float], alive: bo
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
+def sample_memory(pid: int, every_s: float, stop: threading.Event, samples: list[tuple[float, float]]) -> None:
+    """(seconds since the start, RSS bytes) every `every_s` seconds until `stop` is set."""
+    started = time.monotonic()
+    while True:
+        samples.append((time.monotonic() - started, process_rss(pid)))
+        if stop.wait(every_s):
+            samples.append((time.monotonic() - started, process_rss(pid)))
+            return
+
+
+def run_memory(url: str, server: subprocess.Popen, args) -> tuple[Phase, list[tuple[float, float]]]:
+    """The portal mix at --clients for --minutes, the server's RSS sampled meanwhile."""
+    samples: list[tuple[float, float]] = []
+    stop = threading.Event()
+    sampler = threading.Thread(target=sample_memory, args=(server.pid, args.sample_every, stop, samples), daemon=True)
+    sampler.start()
+    phase = run_phase(url, Phase(f"{args.minutes:g} minutes, portal mix", args.clients), args.minutes * 60,
+                      args.max_requests, "portal")
+    stop.set()
+    sampler.join()
+    return phase, samples
+
+
+def memory_report(args, phase: Phase, samples: list[tuple[float, float]], alive: bool, cpu: str,
+                  loads: tuple[str, str]) -> str:
+    mib = [(t, rss / 2**20) for t, rss in samples]
+    warm = next((v for t, v in mib if t >= args.warm_up), mib[-1][1])
+    first, last, peak = mib[0][1], mib[-1][1], max(v for _, v in mib)
+    change = (last - warm) / warm
+    errors = phase.requests - phase.statuses.get(200, 0)
+    return "\n".join([
+        f"`python3 bench/serve.py --minutes {args.minutes:g} --clients {args.clients} "
+        f"--sample-every {args.sample_every:g} --warm-up {args.warm_up:g}` ({cpu}; the portal mix; "
+        f"`valid serve --max-inflight {args.max_inflight} --max-queue {args.max_queue} --rate 0`; "
+        f"load average (1 / 5 / 15 min) {loads[0]} at the start, {loads[1]} at the end).",
+        "",
+        "| requests | throughput (200s) | p50 | p99 | errors | RSS first | after warm-up | last | max | samples |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        f"| {phase.requests} | {phase.statuses.get(200, 0) / phase.seconds:.1f}/s | {ms(phase.percentile(50))} "
+        f"| {ms(phase.percentile(99))} | {errors} | {first:.0f} MiB | {warm:.0f} MiB | {last:.0f} MiB "
+        f"| {peak:.0f} MiB | {len(mib)} |",
+        "",
+        f"- Resident memory of the server, every {args.sample_every:g} s (MiB): "
+        + ", ".join(f"{v:.0f}" for _, v in mib[:: max(1, len(mib) // 12)]) + f" … {last:.0f}.",
+        f"- Last against the value after {args.warm_up:g} s: {change * 100:+.1f} % "
+        f"({'flat: within 10 %' if abs(change) <= 0.10 else 'NOT flat: more than 10 %'}); "
+        f"the server was {'alive and ready' if alive else 'NOT ready'} afterwards.",
+    ])
+
+
+def write_section(text: str, name: str = "serve") -> None:
     path = REPO / "docs" / "benchmarks.md"
     doc = path.read_text(encoding="utf-8")
-    start, end = "<!-- bench:serve -->", "<!-- /bench:serve -->"
+    start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
     before, rest = doc.split(start, 1)
     _, after = rest.split(end, 1)
     path.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
@@ -288,6 +372,11 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true",
                         help="Run phase 1 again with single questions only, on the same server, for a side-by-side.")
     parser.add_argument("--state", type=Path, help="Use this state directory instead of indexing the sample.")
+    parser.add_argument("--minutes", type=float, default=0,
+                        help="Memory mode: the portal mix for this many minutes, the server's RSS sampled.")
+    parser.add_argument("--sample-every", type=float, default=5.0, help="Memory mode: seconds between samples.")
+    parser.add_argument("--warm-up", type=float, default=60.0,
+                        help="Memory mode: the sample this many seconds in is the value after warm-up.")
     parser.add_argument("--write", action="store_true", help="Write the results into docs/benchmarks.md.")
     args = parser.parse_args()
     if args.clients > args.max_inflight + args.max_queue:
@@ -301,6 +390,16 @@ def main() -> None:
         server = start_server(state, int(url.rsplit(":", 1)[1]), args)
         wait_ready(url, server)
         run_phase(url, Phase("warm-up", 4), 3.0, 200)
+        cpu = f"{os.cpu_count()} cores"
+        load_start = load_average()
+        if args.minutes:
+            phase, samples = run_memory(url, server, args)
+            alive = server.poll() is None and httpx.get(url + "/healthz", timeout=5).status_code == 200
+            text = memory_report(args, phase, samples, alive, cpu, (load_start, load_average()))
+            print(text)
+            if args.write:
+                write_section(text, "serve-memory")
+            return
         memory = [resident_memory(url)]
         name = "below saturation" + (", portal mix" if args.mix == "portal" else "")
         below = run_phase(url, Phase(name, args.clients), args.duration, args.max_requests, args.mix)
@@ -316,8 +415,7 @@ def main() -> None:
             time.sleep(1.0)  # let the last refused clients' connections close
             memory.append(resident_memory(url))
         alive = server.poll() is None and httpx.get(url + "/healthz", timeout=5).status_code == 200
-        cpu = f"{os.cpu_count()} cores"
-        text = report(args, below, over, memory, alive, cpu, compared)
+        text = report(args, below, over, memory, alive, cpu, compared, (load_start, load_average()))
         print(text)
         if args.write:
             write_section(text)

@@ -4,9 +4,9 @@ The Ironwood --version question shows TPU7x at the top and a citation link that 
 question offers the generations as buttons, and choosing one re-asks and answers for it. Everything
 is done with the keyboard, through labelled controls.
 
-A conversation keeps its thread on the page and a follow-up answers for the generation it names;
-feedback with a reason reaches the question log; `/?generation=` opens the page for one build; the
-`valid log report` dashboard renders its charts in the same browser.
+A conversation keeps its thread on the page, also across a reload, and a follow-up answers for the
+generation it names; feedback with a reason reaches the question log; `/?generation=` opens the page
+for one build; the `valid log report` dashboard renders its charts in the same browser.
 
 Set VALID_WRITE_SCREENSHOT=1 to refresh docs/ask-page.png, docs/ask-conversation.png,
 docs/ask-page-generation.png and docs/log-report.png from this run.
@@ -235,6 +235,36 @@ def test_a_two_turn_conversation_keeps_the_thread_and_answers_the_follow_up_for_
 
     browser.find_element(By.ID, "new-conversation").click()
     assert not browser.find_elements(By.CSS_SELECTOR, "#thread li.turn")
+
+
+def test_a_reloaded_page_restores_the_thread_and_follows_up_in_it(browser, server):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, PRIYA)
+    wait_outcome_heading(browser, "Answer for TPU7x (Ironwood)")
+    ask_by_keyboard(browser, "and on v6e?")
+    wait_outcome_heading(browser, "Answer for TPU v6e (Trillium)")
+    conversation = browser.execute_script("return state.conversation")
+    assert f"conversation={conversation}" in browser.current_url
+
+    browser.refresh()
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true",
+             "the reloaded page did not load the active release")
+    turns = browser.find_elements(By.CSS_SELECTOR, "#thread li.turn")
+    assert [t.find_element(By.CLASS_NAME, "you").text for t in turns] == [PRIYA, "and on v6e?"]
+    assert [t.find_element(By.TAG_NAME, "h2").text for t in turns] == [
+        "Answer for TPU7x (Ironwood)", "Answer for TPU v6e (Trillium)"
+    ]
+    assert browser.execute_script("return state.conversation") == conversation
+
+    ask_by_keyboard(browser, "and on v5p?")
+    wait_outcome_heading(browser, "Answer for TPU v5p")
+    stored = server.app.state.conversations.turns(conversation)
+    assert [t["question"] for t in stored] == [PRIYA, "and on v6e?", "and on v5p?"], "the follow-up joined the thread"
+
+    browser.find_element(By.ID, "new-conversation").click()
+    assert "conversation=" not in browser.current_url
 
 
 def test_feedback_with_a_reason_is_recorded_for_the_answer(browser, server):

@@ -126,7 +126,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
 
 
 def _origins(values: tuple[str, ...]) -> tuple[str, ...]:
-    from valid.serve.app import check_origin
+    from valid.serve.config import check_origin
 
     try:
         return tuple(check_origin(v) for v in values)

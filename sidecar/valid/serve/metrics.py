@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import threading
 from typing import Callable, Iterable
 
@@ -177,5 +178,63 @@ class ServiceMetrics:
     def add_gauge(self, name: str, help_text: str, read, labelnames=()) -> None:
         self.registry.add(Gauge(name, help_text, read, labelnames))
 
+    def watch(self, holder, admission, rate) -> None:
+        """Gauges read at scrape time from the service's parts: the release holder, the admission
+        queue and the rate limiter."""
+        self.add_gauge("valid_ready", "1 once a verified release is loaded.", lambda: {(): float(holder.status().ready)})
+        self.add_gauge(
+            "valid_release_info",
+            "The release being served (value 1).",
+            lambda: {(s.release,): 1.0} if (s := holder.status()).release else {},
+            ("release",),
+        )
+        self.add_gauge(
+            "valid_release_reloads_total",
+            "Attempts to open a newly activated release, by result (a failure keeps the old release).",
+            lambda: {("ok",): float(holder.stats.ok), ("failed",): float(holder.stats.failed)},
+            ("result",),
+        )
+        self.add_gauge("valid_inflight", "Answers being computed now.", lambda: {(): float(admission.running)})
+        self.add_gauge("valid_queued", "Answers waiting for a slot.", lambda: {(): float(admission.queued)})
+        self.add_gauge(
+            "valid_rate_limited_clients", "Clients the rate limiter remembers.", lambda: {(): float(len(rate))}
+        )
+        self.add_gauge(
+            "process_resident_memory_bytes", "Resident memory of this process.", lambda: {(): resident_memory_bytes()}
+        )
+
+    def record_answer(self, answered, queue_s: float, answer_s: float, total_s: float) -> None:
+        """One answered ask: its outcome, its fallbacks, and the time of each stage."""
+        degraded = "true" if answered.degraded else "false"
+        self.answers.inc(outcome=str(answered.answer.get("outcome")), degraded=degraded)
+        for reason in answered.degraded_reasons:
+            self.degraded.inc(reason=degraded_label(reason))
+        self.stage_seconds.observe(queue_s, stage="queue")
+        self.stage_seconds.observe(answer_s, stage="answer")
+        for stage, ms in sorted(answered.stages_ms.items()):
+            self.stage_seconds.observe(ms / 1000.0, stage=stage)
+        self.stage_seconds.observe(total_s, stage="total")
+
     def render(self) -> str:
         return self.registry.render()
+
+
+_DEGRADED_LABELS: set[str] = set()
+_MAX_DEGRADED_LABELS = 32
+
+
+def degraded_label(reason: str) -> str:
+    """A bounded metric label for an engine's degraded reason.
+
+    Reasons read like "tpu7x: vector channel failed (ProgrammingError: ...); BM25 only": the
+    generation prefix and the parenthesised detail (error text) are dropped, so the label names the
+    fallback, and at most 32 distinct labels ever exist ("other" after that).
+    """
+    label = re.sub(r"\([^)]*\)", "", reason)
+    label = re.sub(r"^[\w.-]+: ", "", label.strip())
+    label = re.sub(r"\s+([;,.])", r"\1", " ".join(label.split()))[:60] or "unspecified"
+    if label not in _DEGRADED_LABELS:
+        if len(_DEGRADED_LABELS) >= _MAX_DEGRADED_LABELS:
+            return "other"
+        _DEGRADED_LABELS.add(label)
+    return label

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
+from valid.answer.models import Outcome
+
 ErrorCode = Literal[
     "bad_request",  # 400: not valid HTTP/1.1 (answered by the service's edge)
     "unauthorized",  # 401: an admin route without the right bearer token
@@ -123,3 +125,26 @@ class SourceView(_Model):
     generation: str | None
     chunks: list[SourceChunkView] = Field(description="Chunks in document order (only the generation's, if given).")
     hidden: int = Field(description="Chunks of this source not shown because they are for other generations.")
+
+
+class ConversationTurn(_Model):
+    turn: int = Field(description="1, 2, ... in the order the turns were asked.")
+    answer_id: str = Field(description="The answer's id (its X-Valid-Answer-Id): what feedback refers to.")
+    asked_at: str = Field(description="When it was answered (UTC, ISO 8601).")
+    question: str = Field(description="The words the reader typed.")
+    asked_as: str = Field(description="The self-contained question the engine answered (a follow-up completed "
+                                      "from the turn before it).")
+    outcome: Outcome
+    generations: list[str] = Field(description="The generations the turn was scoped to by name or choice: what "
+                                               "the next turn inherits.")
+    scope: list[str] = Field(description="The scope of the turn's answer object.")
+
+
+class ConversationThread(_Model):
+    conversation_id: str
+    started_at: str = Field(description="When the first turn was asked (UTC, ISO 8601).")
+    updated_at: str = Field(description="When the last turn was asked (UTC, ISO 8601).")
+    expires_at: str = Field(description="The end of its age bound (UTC, ISO 8601): after it, reading the "
+                                        "conversation is a 404 and a follow-up a 409.")
+    ended: bool = Field(description="It reached its turn bound: a follow-up gets 409 conversation_ended.")
+    turns: list[ConversationTurn] = Field(description="Oldest first; at most the service's turn bound (the latest).")

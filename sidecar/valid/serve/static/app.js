@@ -82,7 +82,49 @@ async function loadRelease() {
   }
   $("release").textContent = "Release " + body.release;
   applyPageGeneration();
+  await restoreConversation();
   document.body.dataset.ready = "true";
+}
+
+// The conversation id lives in the page's URL (?conversation=ID), so a reload, or going back from a
+// cited source, finds the thread again; a new conversation or an ended one drops it.
+function keepConversationInUrl(id) {
+  const url = new URL(window.location.href);
+  if (id) url.searchParams.set("conversation", id);
+  else url.searchParams.delete("conversation");
+  if (url.href !== window.location.href) history.replaceState(null, "", url.href);
+}
+
+const TURN_TITLES = {
+  answer: (t) => "Answer for " + listOf(t.scope),
+  compare: (t) => "Comparison of " + listOf(t.scope),
+  ask: () => "Which generation do you mean?",
+  refuse: (t) => (t.scope.length ? "No answer for " + listOf(t.scope) : "No answer"),
+};
+
+// After a reload: the turns so far come back as the thread (question and outcome; the answers
+// themselves are not kept), and the next question follows up on the last turn.
+async function restoreConversation() {
+  const id = new URLSearchParams(window.location.search).get("conversation");
+  if (!id) return;
+  const { response, body } = await getJSON("/v1/conversations/" + encodeURIComponent(id));
+  if (!response.ok || !body.turns.length) {
+    keepConversationInUrl(null);
+    $("status").textContent = "That conversation is no longer available; your next question starts a new one.";
+    return;
+  }
+  for (const t of body.turns) {
+    $("thread").append(el("li", { class: "turn restored", "data-outcome": t.outcome, "data-answer-id": t.answer_id },
+      el("p", { class: "you", text: t.question }), el("h2", { class: "scope", text: TURN_TITLES[t.outcome](t) })));
+  }
+  $("thread-section").hidden = false;
+  $("new-conversation").hidden = false;
+  if (body.ended) {
+    keepConversationInUrl(null);
+    $("status").textContent = "That conversation has ended; your next question starts a new one.";
+  } else {
+    state.conversation = body.conversation_id;
+  }
 }
 
 // A portal page about one build opens the ask page with ?generation=NAME (any name readers use).
@@ -239,6 +281,7 @@ function archiveCurrent() {
 
 function newConversation() {
   state.conversation = null;
+  keepConversationInUrl(null);
   state.asked = null;
   state.sentGeneration = null;
   $("thread").replaceChildren();
@@ -360,12 +403,16 @@ async function ask(again) {
     if (failed) {
       const message = body && body.error ? body.error.message : `HTTP ${response.status}`;
       const wait = response.headers.get("retry-after");
-      if (response.status === 404 || response.status === 409) state.conversation = null;  // ended: next ask starts anew
+      if (response.status === 404 || response.status === 409) {  // ended: the next ask starts anew
+        state.conversation = null;
+        keepConversationInUrl(null);
+      }
       showError(message + (wait ? ` (try again in ${wait} s)` : ""));
       return;
     }
     archiveCurrent();
     state.conversation = response.headers.get("x-valid-conversation-id");
+    keepConversationInUrl(state.conversation);
     state.answerId = response.headers.get("x-valid-answer-id");
     state.asked = question;
     state.sentGeneration = generation;

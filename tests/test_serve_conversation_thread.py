@@ -1,0 +1,112 @@
+"""A conversation read back over real HTTP (`GET /v1/conversations/{id}`), as the ask page does after a
+reload: its turns in order with what each was asked as, its outcome, generations and answer id;
+unknown and expired conversations are a 404 in the one error shape; the thread is bounded.
+
+The real sample, the real offline engine, uvicorn on 127.0.0.1; every body validated against the
+published docs/openapi.json. The expected turns come from the same service's ask responses.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from fixtures.openapi import validate
+from valid.answer import QuestionLog
+from valid.answer.conversation import ConversationLimits
+from valid.index import Store
+from valid.serve import Limits, ServeConfig, create_app
+from valid.serve.library import EngineSettings, LibraryReleases
+from valid.serve.live import LiveServer, wait_ready
+
+PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
+
+
+@contextmanager
+def serving(state: Path, log: Path, **config):
+    settings = EngineSettings(question_log=log, issues_dir=log.parent / "issues")
+    app = create_app(
+        LibraryReleases(Store(state), settings),
+        ServeConfig(limits=Limits(rate_per_s=0), release_check_interval_s=0, **config),
+    )
+    with LiveServer(app) as server:
+        wait_ready(server.url)
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            yield client
+
+
+@pytest.fixture(scope="module")
+def client(sample_build, tmp_path_factory):
+    with serving(sample_build.state, tmp_path_factory.mktemp("thread") / "questions.sqlite") as client:
+        yield client
+
+
+def ask(client, question, conversation_id=None) -> httpx.Response:
+    payload = {"question": question, **({"conversation_id": conversation_id} if conversation_id else {})}
+    response = client.post("/v1/ask", json=payload)
+    assert response.status_code in (200, 409), response.text
+    return response
+
+
+def thread(client, conversation_id: str) -> httpx.Response:
+    response = client.get(f"/v1/conversations/{conversation_id}")
+    if response.status_code == 200:
+        validate(response.json(), "ConversationThread")
+    return response
+
+
+def error(response: httpx.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    validate(response.json(), "ErrorBody")
+    assert response.json()["error"]["code"] == code
+
+
+def test_a_conversation_reads_back_as_its_turns_in_order(client):
+    first = ask(client, PRIYA)
+    conversation = first.headers["x-valid-conversation-id"]
+    follow = ask(client, "and on v6e?", conversation)
+    read = thread(client, conversation)
+    assert read.status_code == 200, read.text
+    body = read.json()
+    assert body["conversation_id"] == conversation and body["ended"] is False
+    turns = body["turns"]
+    assert [t["turn"] for t in turns] == [1, 2]
+    assert [t["question"] for t in turns] == [PRIYA, "and on v6e?"]
+    assert [t["answer_id"] for t in turns] == [first.headers["x-valid-answer-id"], follow.headers["x-valid-answer-id"]]
+    assert [t["outcome"] for t in turns] == [first.json()["outcome"], follow.json()["outcome"]]
+    assert [t["generations"] for t in turns] == [["tpu7x"], ["v6e"]]
+    assert [t["scope"] for t in turns] == [first.json()["scope"], follow.json()["scope"]]
+    assert turns[1]["asked_as"] != "and on v6e?", "the thread shows what the follow-up was answered as"
+
+
+def test_reading_an_unknown_conversation_is_a_404_in_the_error_shape(client):
+    error(thread(client, "0123456789abcdef0123456789abcdef"), 404, "not_found")
+    error(thread(client, "not.an.id"), 422, "invalid_request")
+
+
+def test_reading_an_expired_conversation_is_a_404(sample_build, tmp_path):
+    limits = ConversationLimits(max_age_s=0.001)
+    with serving(sample_build.state, tmp_path / "questions.sqlite", conversations=limits) as client:
+        conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
+        response = thread(client, conversation)
+        error(response, 404, "not_found")
+        assert "expired" in response.json()["error"]["message"]
+
+
+def test_a_thread_read_back_is_bounded_by_the_turn_bound(sample_build, tmp_path):
+    # Five turns stored by an earlier service with a higher bound; this one allows three.
+    log = tmp_path / "questions.sqlite"
+    with QuestionLog(log) as store:
+        store.start_conversation("earlier")
+        for n in range(1, 6):
+            store.add_turn({"answer_id": f"{n:032x}", "conversation_id": "earlier", "question": f"question {n}",
+                            "asked_as": f"question {n}", "generations": ["v5p"], "outcome": "answer",
+                            "scope": ["v5p"]})
+    with serving(sample_build.state, log, conversations=ConversationLimits(max_turns=3)) as client:
+        body = thread(client, "earlier").json()
+        assert [t["turn"] for t in body["turns"]] == [3, 4, 5], "the latest turns, at most the bound"
+        assert body["ended"] is True
+        error(ask(client, "and on v6e?", "earlier"), 409, "conversation_ended")
