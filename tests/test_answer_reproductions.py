@@ -323,3 +323,10 @@ def test_still_in_a_context_sentence_does_not_make_a_question_about_availability
     # something is still available: answered from the release's content, not as an availability check.
     obj = ask(corvane, "Our servers run Corvane Agent 2.0.0 and still have only the old YAML file. Does the agent start?")
     assert "still reads it" in only_answer(obj, "agent-2.0.0").answer
+
+
+def test_what_kinds_of_is_answered_by_the_list_the_noun_comes_with(sample):
+    # "the TPU v6e generation" is the generation's name, not a word to look for; the kinds of models
+    # are a list in prose, not a code value.
+    answer = only_answer(ask(sample, "Which kinds of models is the TPU v6e generation designed for?"), "v6e")
+    assert "transformer, text-to-image and CNN models" in answer.answer

@@ -66,3 +66,11 @@ def test_the_measured_quantity_is_the_last_quantity_noun_of_the_phrase():
 
     assert counted("What is the HBM memory bandwidth per chip?") == "bandwidth"
     assert counted("What is the memory per chip?") == "memory"
+
+
+def test_the_noun_a_kind_of_question_sorts():
+    from valid.answer.question import kind_of_noun
+
+    assert kind_of_noun("What kinds of models is it built for?") == "models"
+    assert kind_of_noun("Which type of disk?") == "disk"
+    assert kind_of_noun("How many chips?") is None

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_for_code, asks_where, content_words, counted, question_kind
+from valid.answer.question import anchor_in, anchors, asks, asks_for_code, asks_where, content_words, counted, kind_of_noun, question_kind
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -226,6 +226,7 @@ class Asked:
     measured: frozenset[str] = frozenset()  # units of the family the counted word itself names (bandwidth → Gbps)
     wants_code: bool = False  # the value asked for is a command or code, placeholders and all
     location: bool = False  # a where-question: the value is a path, a file or a URL
+    sorted_noun: str | None = None  # the stem of the noun a "what kinds of" question sorts
 
     def without_names(self, text: str) -> str:
         return self.names.sub(_unless_another_product, text) if self.names is not None else text
@@ -241,6 +242,12 @@ def _unless_another_product(match: re.Match) -> str:
 
 def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
     names = [*request.scope, *request.labels, *request.matched]
+    # "the Trillium generation", "Corvane 2.0 release": the noun after a name is part of the name.
+    names += [
+        m.group(0)
+        for name in request.matched
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+(?:generation|release|version|edition|series)s?\b", request.question, re.I)
+    ]
     wanted = with_typos_resolved(content_words(request.question, names), vocabulary) - _name_terms(names)
     versions = {v for n in names for v in re.findall(r"\d+(?:\.\d+)+", n)}
     spelled = sorted({n for n in [*names, *versions] if n.strip()}, key=len, reverse=True)
@@ -256,6 +263,7 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         question_kind(request.question), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
         counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question), wants_code=asks_for_code(request.question),
         location=asks_where(request.question),
+        sorted_noun=stem(kind_of_noun(request.question) or "") or None,
     )
 
 
@@ -307,6 +315,11 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
         # A table row states its value in the cells after its label; a negation must be about the
         # thing asked ("there is no software version"), not any "no longer" in the sentence.
         has_value = bool(_values(text)) or any(c for c in cells[1:]) or _denies(text, asked.terms)
+        # "What kinds of models": the kinds are the list the noun comes with ("transformer,
+        # text-to-image and CNN models").
+        has_value = has_value or (
+            asked.sorted_noun is not None and asked.sorted_noun in have and bool(re.search(r",|\band\b", text))
+        )
         # "What format", "which algorithm": the value is a name (YAML, TOML, SHA-256) the question did not use.
         has_value = has_value or (
             bool(asked.terms & _NAMED_VALUE) and any(not terms(n) <= asked.terms for n in _NAMED.findall(text))

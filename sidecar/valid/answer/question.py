@@ -312,3 +312,12 @@ def proper_names(question: str, ignore: Iterable[str] = ()) -> list[str]:
     ignored = {w.lower() for word in ignore for w in re.findall(r"[A-Za-z0-9]+", word)}
     found = re.findall(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+[A-Za-z]*\b", question[start:end])
     return list(dict.fromkeys(w for w in found if w.lower() not in ignored and w.lower() not in STOPWORDS))
+
+
+_KIND_OF_NOUN = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\s+([A-Za-z][\w-]*)", re.I)
+
+
+def kind_of_noun(question: str) -> str | None:
+    """The noun a "what kind of" question sorts ("what kinds of models" → models), lower case."""
+    match = _KIND_OF_NOUN.search(question)
+    return match.group(1).lower() if match else None
