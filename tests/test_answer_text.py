@@ -44,12 +44,15 @@ def test_a_value_is_dominated_only_when_another_covers_more_and_is_nearer_in_mea
 
     from valid.answer.decide import undominated
 
-    out = {"old": R(coverage=0.33, best_similarity=0.66), "new": R(coverage=0.67, best_similarity=0.78)}
+    out = {"old": R(coverage=0.33, best_similarity=0.66, relevant=True), "new": R(coverage=0.67, best_similarity=0.78, relevant=True)}
     assert undominated(["old", "new"], out) == ["new"]
     # Covering more but not nearer in meaning (or the reverse) dominates nothing.
-    out["old"] = R(coverage=0.33, best_similarity=0.75)
+    out["old"] = R(coverage=0.33, best_similarity=0.75, relevant=True)
     assert undominated(["old", "new"], out) == ["old", "new"]
-    out["old"] = R(coverage=0.8, best_similarity=0.5)
+    # Offered only as near (it misses both floors) beside one covering far more: dominated.
+    out["old"] = R(coverage=0.33, best_similarity=0.75, relevant=False)
+    assert undominated(["old", "new"], out) == ["new"]
+    out["old"] = R(coverage=0.8, best_similarity=0.5, relevant=True)
     assert undominated(["old", "new"], out) == ["old", "new"]
 
 

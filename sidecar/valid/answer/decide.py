@@ -130,7 +130,11 @@ def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome])
         mine = retrievals[p]
         return mine.coverage < search.COVERAGE_FLOOR and any(
             retrievals[q].coverage >= mine.coverage + DOMINANCE_COVERAGE
-            and (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
+            and (
+                (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
+                # Offered only as near (it misses both floors), beside one that covers far more.
+                or not mine.relevant
+            )
             for q in offered
         )
 
