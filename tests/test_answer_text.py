@@ -77,3 +77,9 @@ def test_the_noun_a_kind_of_question_sorts():
     assert kind_of_noun("What kinds of models is it built for?") == "models"
     assert kind_of_noun("Which type of disk?") == "disk"
     assert kind_of_noun("How many chips?") is None
+
+
+def test_at_all_and_before_are_not_words_an_answer_must_share():
+    # "What do I need before I can get capacity at all?": a sentence with "all" and "before" in it
+    # is not nearer the answer for them.
+    assert terms("at all before") == set()

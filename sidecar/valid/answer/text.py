@@ -14,7 +14,7 @@ from typing import Iterable
 STOPWORDS = frozenset(
     """a an and are as at be by can do does for from has have how i im if in into is it its my of on one or
     per so that the their them there these this to use using was we what when where which who why will with
-    you your am me should need want run running get got any each many much""".split()
+    you your am me should need want run running get got any each many much all before""".split()
 )
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_.=][a-z0-9]+)*")
 _FUZZY_MIN = 5
