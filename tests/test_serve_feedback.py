@@ -84,3 +84,20 @@ def test_feedback_on_an_answer_never_given_is_a_404(api):
 def test_bad_feedback_is_a_422_naming_the_field(api, payload, field):
     client, _ = api
     assert field in error(client.post("/v1/feedback", json=payload), 422, "invalid_request")
+
+
+def test_valid_serve_keeps_conversations_and_feedback_in_its_question_log(sample_build, tmp_path):
+    """The command, not only the app: the release opened at startup must not hide the question log
+    from the service (conversations and feedback would then live in memory and be lost)."""
+    import shutil
+
+    from fixtures.serve_process import valid_serve
+    from valid.answer import QuestionLog
+
+    state = tmp_path / "state"
+    shutil.copytree(sample_build.state, state, ignore=shutil.ignore_patterns("issues", "questions.sqlite*"))
+    with valid_serve("--state", str(state)) as url, httpx.Client(base_url=url, timeout=60) as client:
+        answer_id = client.post("/v1/ask", json={"question": PRIYA}).headers["x-valid-answer-id"]
+        assert rate(client, {"answer_id": answer_id, "rating": "up"}).status_code == 200
+    with QuestionLog(state / "questions.sqlite") as log:
+        assert [(e["question"], e["rating"]) for e in log.entries() if e["answer_id"] == answer_id] == [(PRIYA, "up")]
