@@ -247,3 +247,35 @@ def test_valid_ask_logs_to_the_store_named_in_valid_toml_and_a_flag_overrides_it
             assert len(store.issues()) == 1, "the refusal's gap issue is in the same store"
     issues = CliRunner().invoke(main, [*config, "log", "issues"])
     assert issues.exit_code == 0 and "sourdough" in issues.output
+
+
+def test_valid_ask_conversation_keeps_its_turns_in_the_postgresql_store(sample_build, pg_url):
+    from valid.answer.logpg import PostgresStore
+
+    state = ["--state", str(sample_build.state), "--log-url", pg_url, "--conversation", "portal-1"]
+    priya = "I'm on Ironwood. Which --version do I pass when I create the VM?"
+    first = CliRunner().invoke(main, ["ask", *state, priya])
+    follow = CliRunner().invoke(main, ["ask", *state, "--json", "and on v6e?"])
+    assert first.exit_code == 0 and follow.exit_code == 0, follow.output
+    assert json.loads(follow.stdout)["scope"] == ["v6e"]
+    with PostgresStore(pg_url) as store:
+        turns = store.turns("portal-1")
+    assert [(t["turn"], t["question"]) for t in turns] == [(1, priya), (2, "and on v6e?")]
+    assert turns[1]["generations"] == ["v6e"] and "--version" in turns[1]["asked_as"]
+
+
+def test_a_connection_the_server_dropped_is_one_line_and_the_next_call_reconnects(pg_url):
+    import psycopg
+
+    from valid.answer.logpg import PostgresStore
+
+    with PostgresStore(pg_url) as store:
+        store.log_question(row(1))
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                          " WHERE application_name = 'valid' AND pid <> pg_backend_pid()")
+        with pytest.raises(QuestionLogError) as raised:
+            store.log_question(row(2))
+        assert "\n" not in str(raised.value) and "question store failed" in str(raised.value)
+        store.log_question(row(3))
+        assert [r["question"] for r in store.rows()] == ["question 1", "question 3"]

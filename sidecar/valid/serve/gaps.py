@@ -111,3 +111,4 @@ class GapIssueWriter:
         if thread is not None and thread.is_alive():
             self._queue.put(None)
             thread.join(10)
+        getattr(self.store, "close", lambda: None)()  # a database store's connection
