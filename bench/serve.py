@@ -3,6 +3,7 @@
     python3 bench/serve.py                      # 16 clients for 60 s, then 64 clients twice for 20 s
     python3 bench/serve.py --duration 10 --write   # shorter; --write updates docs/benchmarks.md
     python3 bench/serve.py --minutes 5 --write     # memory: 16 clients for 5 minutes, RSS sampled
+    python3 bench/serve.py --servers 2 --write      # one server, then two, sharing Chroma + PostgreSQL
 
 The service runs as its own process (`valid serve`, offline answerer, the sample doc set exported
 and indexed into a temporary state directory) so the load generator does not share its GIL. Each
@@ -15,6 +16,12 @@ single questions only; with `--compare`, phase 1 also runs with single questions
 the same server, for a side-by-side. Every phase is bounded both in time and in request count.
 
 Phase 1 (below saturation): throughput, p50/p95/p99 latency and errors (anything but 200).
+With `--servers N` (N >= 2) the servers share a `chroma run` server and a PostgreSQL question store
+(both throwaway, on 127.0.0.1; PostgreSQL's initdb and pg_ctl must be installed): phase 1 runs on
+one of them, then on all N with each client sending its requests to the servers in turn (a load
+balancer without affinity: a conversation's turns and its feedback land on different servers), in
+the same run. The saturated phases are not run in this mode.
+
 Phase 2 (past saturation, run twice): more clients than answer slots + queue places; counts 200s and
 503s, checks the process is alive and ready afterwards, and compares its resident memory after each
 round (no growth between rounds means the refusals hold nothing).
@@ -98,7 +105,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def build_state(root: Path) -> Path:
+def build_state(root: Path, chroma_url: str | None = None) -> Path:
     from valid.embed import make_embedder
     from valid.export import export
     from valid.index import Store, build_release
@@ -108,15 +115,15 @@ def build_state(root: Path) -> Path:
         out=root / "chunks.jsonl",
     ).out
     state = root / "state"
-    build_release(out, make_embedder("offline"), Store(state))
+    build_release(out, make_embedder("offline"), Store(state, chroma_url=chroma_url))
     return state
 
 
-def start_server(state: Path, port: int, args) -> subprocess.Popen:
+def start_server(state: Path, port: int, args, *shared: str) -> subprocess.Popen:
     command = [
         sys.executable, "-c", "from valid.cli import main; main()", "serve", "--state", str(state),
         "--port", str(port), "--rate", "0", "--max-inflight", str(args.max_inflight),
-        "--max-queue", str(args.max_queue), "--timeout", "30",
+        "--max-queue", str(args.max_queue), "--timeout", "30", *shared,
     ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
@@ -198,7 +205,9 @@ def send(http: httpx.Client, kind: str, text: str, generation: str | None, ids: 
     return response
 
 
-def run_phase(url: str, phase: Phase, seconds: float, max_requests: int, mix: str = "portal") -> Phase:
+def run_phase(url: str | list[str], phase: Phase, seconds: float, max_requests: int, mix: str = "portal") -> Phase:
+    """Closed-loop clients; with several URLs each client sends its requests to them in turn."""
+    urls = [url] if isinstance(url, str) else url
     lock = threading.Lock()
     stop_at = time.monotonic() + seconds
     sent = 0
@@ -207,13 +216,17 @@ def run_phase(url: str, phase: Phase, seconds: float, max_requests: int, mix: st
         nonlocal sent
         steps = conversations(number) if mix == "portal" else single_questions(number)
         ids: dict = {}
-        with httpx.Client(base_url=url, timeout=60) as http:
+        https = [httpx.Client(base_url=u, timeout=60) for u in urls]
+        turn = number
+        try:
             while time.monotonic() < stop_at:
                 with lock:
                     if sent >= max_requests:
                         return
                     sent += 1
                 kind, text, generation = next(steps)
+                http = https[turn % len(https)]
+                turn += 1
                 started = time.perf_counter()
                 try:
                     response = send(http, kind, text, generation, ids)
@@ -234,6 +247,9 @@ def run_phase(url: str, phase: Phase, seconds: float, max_requests: int, mix: st
                 if response.status_code == 503:
                     # A well-behaved client honours Retry-After, capped so the phase keeps pressure on.
                     time.sleep(min(float(response.headers.get("retry-after", "1")), 0.2))
+        finally:
+            for http in https:
+                http.close()
 
     started = time.monotonic()
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(phase.clients)]
@@ -377,10 +393,15 @@ def main() -> None:
     parser.add_argument("--sample-every", type=float, default=5.0, help="Memory mode: seconds between samples.")
     parser.add_argument("--warm-up", type=float, default=60.0,
                         help="Memory mode: the sample this many seconds in is the value after warm-up.")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="2 or more: one server, then this many, sharing a Chroma server and PostgreSQL.")
+    parser.add_argument("--rounds", type=int, default=2, help="With --servers: times each layout runs, alternated.")
     parser.add_argument("--write", action="store_true", help="Write the results into docs/benchmarks.md.")
     args = parser.parse_args()
     if args.clients > args.max_inflight + args.max_queue:
         parser.error("phase 1 must stay below saturation: --clients <= --max-inflight + --max-queue")
+    if args.servers > 1:
+        return run_shared(args)
 
     work = Path(tempfile.mkdtemp(prefix="valid-bench-serve-"))
     server = None
@@ -427,6 +448,93 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def count_questions(log_url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(log_url) as db:
+        return db.execute("SELECT count(*) FROM questions").fetchone()[0]
+
+
+def load_average() -> str:
+    return "/".join(f"{v:.1f}" for v in os.getloadavg())
+
+
+def run_shared(args) -> None:
+    """One server, then `args.servers`, over one Chroma server and one PostgreSQL store, same run."""
+    from contextlib import ExitStack
+
+    sys.path.insert(0, str(REPO / "tests"))  # the throwaway servers the tests use
+    from fixtures.index.chroma_server import chroma_server
+    from fixtures.postgres import fresh_database, postgres_server
+
+    work = Path(tempfile.mkdtemp(prefix="valid-bench-serve-"))
+    try:
+        with ExitStack() as stack:
+            chroma_url = stack.enter_context(chroma_server(work / "chroma"))
+            log_url = fresh_database(stack.enter_context(postgres_server()))
+            state = build_state(work, chroma_url)
+            urls, servers = [], []
+            for _ in range(args.servers):
+                port = free_port()
+                servers.append(start_server(state, port, args, "--chroma-url", chroma_url, "--log-url", log_url))
+                urls.append(f"http://127.0.0.1:{port}")
+                stack.callback(stop_server, servers[-1])
+            for url, server in zip(urls, servers):
+                wait_ready(url, server)
+            run_phase(urls, Phase("warm-up", 4), 3.0, 200)
+            phases, logged, loads = [], [], [load_average()]
+            # Alternated, so neither layout always runs on a warmer (or a busier) machine.
+            pairs = [("one server", urls[:1]), (f"{args.servers} servers, requests in turn", urls)]
+            for name, targets in [(f"{name} ({r})", t) for r in range(1, args.rounds + 1) for name, t in pairs]:
+                before = count_questions(log_url)
+                phase = run_phase(targets, Phase(name, args.clients), args.duration, args.max_requests, args.mix)
+                phases.append(phase)
+                logged.append(count_questions(log_url) - before)
+                loads.append(load_average())
+                print(f"{name}: {phase.requests} requests, p99 {ms(phase.percentile(99))}", file=sys.stderr)
+            text = report_shared(args, phases, logged, loads)
+            print(text)
+            if args.write:
+                write_section(text, "serve-shared")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def report_shared(args, phases: list[Phase], logged: list[int], loads: list[str]) -> str:
+    lines = [
+        f"`python3 bench/serve.py --servers {args.servers} --clients {args.clients} --duration {args.duration:g} "
+        f"--rounds {args.rounds} --mix {args.mix}` ({os.cpu_count()} cores; servers, `chroma run`, PostgreSQL and the load generator "
+        f"on the same machine; offline answerer, the sample doc set; each server `valid serve --max-inflight "
+        f"{args.max_inflight} --max-queue {args.max_queue} --rate 0 --chroma-url … --log-url …`; load average "
+        f"(1/5/15 min) {loads[0]} before, {loads[-1]} after).",
+        "",
+        "| phase | clients | requests | throughput (200s) | p50 | p95 | p99 | 200 | errors | questions logged |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for phase, rows in zip(phases, logged):
+        ok = phase.statuses.get(200, 0)
+        lines.append(
+            f"| {phase.name} | {phase.clients} | {phase.requests} | {ok / phase.seconds:.1f}/s "
+            f"| {ms(phase.percentile(50))} | {ms(phase.percentile(95))} | {ms(phase.percentile(99))} "
+            f"| {ok} | {phase.requests - ok} | {rows} |"
+        )
+    answered = [sum(len(p.by_kind.get(k, [])) for k in ("ask", "stream", "follow")) for p in phases]
+    lines += [
+        "",
+        "- Questions logged in PostgreSQL against questions answered (200s that were not feedback), per "
+        "phase: " + ", ".join(f"{rows}/{n}" for rows, n in zip(logged, answered)) + ".",
+    ]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

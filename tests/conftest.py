@@ -86,3 +86,14 @@ def corvane_build(corvane_export, tmp_path_factory) -> SampleBuild:
     root = tmp_path_factory.mktemp("corvane-build")
     release = build_release(corvane_export, make_embedder("offline"), Store(root / "state")).release_id
     return SampleBuild(state=root / "state", release_id=release, export=corvane_export)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A throwaway PostgreSQL server on 127.0.0.1 for the whole session (started on first use; skipped,
+    or failed under VALID_REQUIRE_SYSTEM_TOOLS, without its binaries). Tests take a fresh database of
+    it through `fixtures.postgres.fresh_database`."""
+    from fixtures.postgres import postgres_server
+
+    with postgres_server() as url:
+        yield url

@@ -183,7 +183,7 @@ def test_every_setting_reaches_an_option_of_its_command():
         docset=config.DocSetConfig(map="m.ditamap", scheme="s.ditamap", attribute="a", root=".", catalog="c.xml"),
         profiles={"p": config.ProfileConfig(ditaval="p.ditaval", labels=["P"])},
         index=config.IndexConfig(state="s", chroma_url="http://127.0.0.1:8000", embedder="offline"),
-        answer=config.AnswerConfig(generator="offline", model="m"),
+        answer=config.AnswerConfig(generator="offline", model="m", log_url="postgresql://valid@127.0.0.1:5432/valid"),
         evaluate=config.EvaluateConfig(trapset="t.jsonl", split="dev"),
         serve=config.ServeSection(**{name: 1 for name in config.ServeSection.model_fields if name not in ("host", "cors_origins")},
                                   host="127.0.0.1", cors_origins=["http://127.0.0.1"]),

@@ -3,7 +3,8 @@ and takes its missing subject from the previous question; conversations are boun
 
 The real sample, the real offline engine, uvicorn on 127.0.0.1. Every response is validated against
 the published docs/openapi.json. The expected answers are never written here: a follow-up's answer
-is compared with the answer the same service gives to the self-contained question.
+is compared with the answer the same service gives to the self-contained question. Run against
+each question store (SQLite and PostgreSQL).
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import httpx
 import pytest
 
 from fixtures.openapi import OPENAPI, validate
-from valid.answer import QuestionLog
+from fixtures.question_stores import question_store  # noqa: F401 (a fixture)
 from valid.answer.conversation import ConversationLimits
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
-from valid.serve.library import EngineSettings, LibraryReleases
+from valid.serve.library import LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
 
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
@@ -31,8 +32,7 @@ def validate_request(payload: dict) -> None:
 
 
 @contextmanager
-def serving(state: Path, tmp_path: Path, **config):
-    settings = EngineSettings(question_log=tmp_path / "questions.sqlite", issues_dir=tmp_path / "issues")
+def serving(state: Path, settings, **config):
     app = create_app(
         LibraryReleases(Store(state), settings),
         ServeConfig(limits=Limits(rate_per_s=0), release_check_interval_s=0, **config),
@@ -44,10 +44,10 @@ def serving(state: Path, tmp_path: Path, **config):
 
 
 @pytest.fixture(scope="module")
-def api(sample_build, tmp_path_factory):
-    root = tmp_path_factory.mktemp("conversations")
-    with serving(sample_build.state, root) as client:
-        yield client, root
+def api(sample_build, tmp_path_factory, question_store):
+    settings = question_store.settings(tmp_path_factory.mktemp("conversations"))
+    with serving(sample_build.state, settings) as client:
+        yield client, lambda: question_store.open(settings)
 
 
 def ask(client, question, conversation_id=None, generation=None) -> httpx.Response:
@@ -101,12 +101,12 @@ def test_an_elliptical_follow_up_is_the_previous_question_for_the_generation_it_
 
 
 def test_a_follow_up_that_refers_to_the_previous_answer_gets_its_subject(api):
-    client, root = api
+    client, open_log = api
     conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
     follow = ask(client, "which zone for that?", conversation)
     assert follow.status_code == 200, follow.text
     assert follow.json()["scope"] == ["tpu7x"]
-    with QuestionLog(root / "questions.sqlite") as log:
+    with open_log() as log:
         turns = log.turns(conversation)
         asked = {r["id"]: r["question"] for r in log.rows()}
     assert [t["turn"] for t in turns] == [1, 2]
@@ -147,22 +147,22 @@ def test_an_unknown_conversation_is_a_404(api):
     error(ask(client, PRIYA, "0123456789abcdef0123456789abcdef"), 404, "not_found")
 
 
-def test_a_conversation_ends_after_its_turn_bound(sample_build, tmp_path):
-    with serving(sample_build.state, tmp_path, conversations=ConversationLimits(max_turns=2)) as client:
+def test_a_conversation_ends_after_its_turn_bound(sample_build, tmp_path, question_store):
+    with serving(sample_build.state, question_store.settings(tmp_path), conversations=ConversationLimits(max_turns=2)) as client:
         conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
         assert ask(client, "and on v6e?", conversation).status_code == 200
         error(ask(client, "and on v5p?", conversation), 409, "conversation_ended")
         assert ask(client, "and on v5p?").status_code == 200, "a new conversation is always possible"
 
 
-def test_a_conversation_ends_after_its_age_bound(sample_build, tmp_path):
-    with serving(sample_build.state, tmp_path, conversations=ConversationLimits(max_age_s=0.001)) as client:
+def test_a_conversation_ends_after_its_age_bound(sample_build, tmp_path, question_store):
+    with serving(sample_build.state, question_store.settings(tmp_path), conversations=ConversationLimits(max_age_s=0.001)) as client:
         conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]
         error(ask(client, "and on v6e?", conversation), 409, "conversation_ended")
 
 
-def test_without_a_question_log_conversations_live_in_memory_only(sample_build, tmp_path):
-    settings = EngineSettings(log_questions=False, issues_dir=tmp_path / "issues")
+def test_without_a_question_log_conversations_live_in_memory_only(sample_build, tmp_path, question_store):
+    settings = question_store.settings(tmp_path, log_questions=False)
     app = create_app(LibraryReleases(Store(sample_build.state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
     before = {p.name for p in sample_build.state.iterdir()}
     with LiveServer(app) as server:
@@ -172,3 +172,4 @@ def test_without_a_question_log_conversations_live_in_memory_only(sample_build, 
             assert ask(client, "and on v6e?", conversation).json()["scope"] == ["v6e"]
     assert {p.name for p in sample_build.state.iterdir()} == before
     assert not list(tmp_path.rglob("*.sqlite"))
+    assert question_store.stored_text(settings) == "", "nothing reached the configured store"

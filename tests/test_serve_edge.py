@@ -3,12 +3,12 @@ server's own errors in the one JSON shape, HEAD, trusted proxies for the rate li
 behind a token, the provider bounded by the request's deadline, gap issues off the request's path
 (append-only, deduplicated, capped, escaped) and `--no-log` keeping the question out of every store.
 
-Error bodies are validated against the published docs/openapi.json.
+Error bodies are validated against the published docs/openapi.json. The edge, the gap issues and
+`--no-log` are tested against each question store (SQLite and PostgreSQL).
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import shutil
 import socket
@@ -22,6 +22,7 @@ import pytest
 from fakes.gemini import FakeGemini
 
 from fixtures.openapi import validate
+from fixtures.question_stores import question_store  # noqa: F401 (a fixture)
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import EngineSettings, LibraryReleases
@@ -57,10 +58,10 @@ def state(sample_build, tmp_path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def edge(sample_build, tmp_path_factory):
+def edge(sample_build, tmp_path_factory, question_store):
     """One service with short read timeouts, for the connection-level tests."""
     state = private_copy(sample_build.state, tmp_path_factory.mktemp("edge") / "state")
-    with serving(state, limits={"header_timeout_s": 0.5, "body_timeout_s": 0.5, "max_header_bytes": 4096,
+    with serving(state, settings=question_store.settings(state), limits={"header_timeout_s": 0.5, "body_timeout_s": 0.5, "max_header_bytes": 4096,
                                 "max_headers": 20}) as (client, _source, server):
         yield client, server
 
@@ -228,9 +229,10 @@ def ask_as(client: httpx.Client, forwarded_for: str | None) -> int:
     return client.post("/v1/ask", json={"question": "hi", "generation": "nope"}, headers=headers).status_code
 
 
-def test_behind_a_trusted_proxy_each_reader_has_their_own_rate_limit(state):
+def test_behind_a_trusted_proxy_each_reader_has_their_own_rate_limit(state, question_store):
     limits = {"rate_per_s": 0.01, "rate_burst": 1}
-    with serving(state, limits=limits, forwarded_allow_ips=("127.0.0.1",)) as (client, _, _):
+    settings = question_store.settings(state)
+    with serving(state, settings=settings, limits=limits, forwarded_allow_ips=("127.0.0.1",)) as (client, _, _):
         assert ask_as(client, "203.0.113.7") == 422  # allowed through (then refused: unknown generation)
         assert ask_as(client, "203.0.113.7") == 429
         assert ask_as(client, "203.0.113.8") == 422, "another reader behind the same proxy has their own bucket"
@@ -334,48 +336,45 @@ def gap_question(n: int, extra: str = "") -> str:
     return f"How do I bake sourdough bread with rye flour at home {n}?{extra}"
 
 
-def test_gap_issues_are_appended_off_the_request_path_deduplicated_and_capped(state):
-    settings = EngineSettings(max_gap_issues=2)
-    issues = state / "issues"
+def test_gap_issues_are_appended_off_the_request_path_deduplicated_and_capped(state, question_store):
+    settings = question_store.settings(state, max_gap_issues=2)
     with serving(state, settings=settings) as (client, source, _):
-        issues.mkdir(exist_ok=True)
-        with open(issues / ".lock", "w") as lock:  # someone holds the store (an audit writing it)
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with question_store.holding_gap_issues(settings):  # someone holds the store (an audit writing it)
             started = time.monotonic()
             first = client.post("/v1/ask", json={"question": gap_question(1)})
             assert time.monotonic() - started < 10
             assert first.status_code == 200
             assert first.json()["refusal"]["gap_issue"], "the answer names its gap issue before it is written"
-            assert not (issues / "issues.jsonl").exists()
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            assert question_store.gap_issues(settings) == []
         for n in (1, 1, 2, 3, 4):
             assert client.post("/v1/ask", json={"question": gap_question(n)}).json()["outcome"] == "refuse"
         assert source.gaps.flush()
-        record = (issues / "issues.jsonl").read_text().splitlines()
+        record = question_store.gap_issues(settings)
         assert len(record) == 2, "capped at 2 issues from questions"
-        assert [json.loads(line)["number"] for line in record] == [1, 2]
+        assert [issue.number for issue in record] == [1, 2]
         assert source.gaps.counts["added"] == 2 and source.gaps.counts["dropped"] == 2
         assert source.gaps.counts["duplicate"] >= 1
 
 
-def test_issues_md_escapes_what_readers_typed(state):
+def test_issues_md_escapes_what_readers_typed(state, question_store):
     typed = " <script>alert(1)</script> | [click](https://evil.example/x) ![img](x.png) **loud** `code`"
-    with serving(state) as (client, source, _):
+    settings = question_store.settings(state)
+    with serving(state, settings=settings) as (client, source, _):
         body = client.post("/v1/ask", json={"question": gap_question(9, typed)}).json()
         assert body["outcome"] == "refuse"
         assert source.gaps.flush()
-    summary = (state / "issues" / "ISSUES.md").read_text()
+    summary = question_store.summary(settings)
     row = next(line for line in summary.splitlines() if "home 9" in line)
     assert "<script>" not in row and "&lt;script&gt;" in row
     assert "[click](" not in row and "![img](" not in row and "**loud**" not in row
     assert row.count(" | ") == 3, "a typed | must not add a table column"
-    record = json.loads((state / "issues" / "issues.jsonl").read_text().splitlines()[-1])
-    assert typed.strip() in record["title"], "the record keeps what was typed, as data"
+    record = question_store.gap_issues(settings)[-1]
+    assert typed.strip() in record.title, "the record keeps what was typed, as data"
 
 
-def test_no_log_keeps_the_question_out_of_every_store(state, tmp_path):
+def test_no_log_keeps_the_question_out_of_every_store(state, tmp_path, question_store):
     marker = "zebracorn"
-    settings = EngineSettings(log_questions=False)
+    settings = question_store.settings(state, log_questions=False)
     before = {p: p.stat().st_mtime_ns for p in state.rglob("*") if p.is_file()}
     with serving(state, settings=settings) as (client, source, _):
         for question in (gap_question(5, f" {marker}"), f"{PRIYA} {marker}"):
@@ -392,3 +391,4 @@ def test_no_log_keeps_the_question_out_of_every_store(state, tmp_path):
     # Chroma rewrites its own files when it opens a collection; every other file is untouched.
     changed = [p.name for p, at in before.items() if "chroma" not in p.parts and p.stat().st_mtime_ns != at]
     assert changed == [], f"--no-log wrote {changed}"
+    assert question_store.stored_text(settings) == "", "nothing reached the configured store"

@@ -2,7 +2,8 @@
 
 Stage events come in the engine's order (scope, retrieved, generating, checking), each one valid
 against the published ProgressEvent schema; the answer object comes last, once, after the checks;
-no stage event holds any of the answer's text.
+no stage event holds any of the answer's text. Run against each question store (SQLite and
+PostgreSQL): the streamed answer's turn is stored like any other.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import httpx
 import jsonschema
 import pytest
 
+from fixtures.question_stores import question_store  # noqa: F401 (a fixture)
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import LibraryReleases
@@ -31,8 +33,9 @@ def validate(instance, schema_name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def client(sample_build):
-    app = create_app(LibraryReleases(Store(sample_build.state)), ServeConfig(limits=Limits(rate_per_s=0)))
+def client(sample_build, tmp_path_factory, question_store):
+    settings = question_store.settings(tmp_path_factory.mktemp("events"))
+    app = create_app(LibraryReleases(Store(sample_build.state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
     with LiveServer(app) as server:
         wait_ready(server.url)
         with httpx.Client(base_url=server.url, timeout=30) as http:

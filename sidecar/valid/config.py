@@ -60,6 +60,9 @@ class IndexConfig(_Section):
 class AnswerConfig(_Section):
     generator: str | None = None
     model: str | None = None
+    # The shared question store (postgresql://user@host:port/db) for ask, serve and log; keep the
+    # password out of this file (PGPASSWORD or ~/.pgpass).
+    log_url: str | None = None
 
 
 class EvaluateConfig(_Section):
@@ -220,10 +223,12 @@ def default_map(config: Config) -> dict[str, Any]:
             **{name: _present({"state": state["state"]}) for name in ("list", "activate", "rollback")},
             "prune": _present(state),
         },
-        "ask": {**state, "generator": answer.generator, "model": answer.model},
+        "ask": {**state, "generator": answer.generator, "model": answer.model, "log_url": answer.log_url},
         "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
         "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
-        "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, **serve_options},
+        "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, "log_url": answer.log_url,
+                  **serve_options},
+        "log": {"log_url": answer.log_url},
         "init": {"map_path": config.resolve(docset.map)},
     }
     return {name: _present(options) if name != "releases" else options for name, options in commands.items()}

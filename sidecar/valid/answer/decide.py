@@ -35,7 +35,7 @@ from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.extract import states_an_answer
 from valid.answer.generate import Generator
-from valid.answer.log import QuestionLog
+from valid.answer.store import QuestionStore
 from valid.answer.models import (
     AnswerObject,
     CheckReport,
@@ -186,7 +186,7 @@ class AnswerEngine:
         owned: OwnedLookup | Mapping[str, Collection[str]],
         *,
         issues: IssueSink | None = None,
-        log: QuestionLog | None = None,
+        log: QuestionStore | None = None,
         release_id: str | None = None,
         profiles: Sequence[ProfileInfo] | None = None,
         max_revisions: int = MAX_REVISIONS,

@@ -3,8 +3,9 @@
 Since schema 2 the same file also holds the conversations, their turns (one per answer the service
 or `valid ask --conversation` gave, naming the question row) and readers' feedback on answers.
 Opening a schema-1 log adds those tables and leaves the question rows as they are; a log written
-by a newer VALID is refused with one line. Everything reads and writes through the methods below,
-so another store (PostgreSQL) can implement the same methods.
+by a newer VALID is refused with one line. Everything reads and writes through the methods below
+(the `QuestionStore` protocol of `valid.answer.store`); `valid.answer.logpg` implements the same
+methods on PostgreSQL, for several servers sharing one store.
 
 A row holds what is needed to diagnose a miss without calling any provider again: the question, the
 resolved scope and matched words, the release, per-channel ranks and scores and the fused list per
@@ -79,11 +80,81 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def question_params(row: dict[str, Any]) -> list[Any]:
+    """A question row's values in column order: JSON-valued fields as JSON text, booleans as 0/1
+    (what SQLite stores for them; PostgreSQL's integer columns take no booleans)."""
+    values = dict(row)
+    values.setdefault("asked_at", now_iso())
+    missing = [name for name, _ in _COLUMNS if name not in values]
+    if missing:
+        raise ValueError(f"question log row misses {missing}")
+    out = []
+    for value in (values[name] for name, _ in _COLUMNS):
+        if isinstance(value, bool):
+            value = int(value)
+        out.append(value if isinstance(value, (str, int, float)) or value is None else _dumps(value))
+    return out
+
+
+QUESTION_NAMES = [name for name, _ in _COLUMNS]
+_JSON_COLUMNS = ("scope", "matched", "unknown", "stages", "retrieval", "sent", "checks", "gap_issues", "answer")
+
+# What `entries()` reads: one flat record per question with its turn and feedback (placeholders
+# are the store's own, filled in by `entries_sql`).
+_ENTRIES = (
+    "SELECT q.id, q.asked_at, q.question, q.scope, q.matched, q.release_id, q.outcome, q.degraded,"
+    " q.generator, q.model, q.calls, q.tokens_in, q.tokens_out, q.cost_usd, q.latency_ms, q.gap_issues,"
+    " q.answer, t.conversation_id, t.turn, t.answer_id, t.question AS typed, f.rating, f.reasons, f.comment"
+    " FROM questions q LEFT JOIN turns t ON t.question_id = q.id"
+    " LEFT JOIN feedback f ON f.answer_id = t.answer_id"
+)
+
+
+def entries_sql(since: str | None, until: str | None, mark: str) -> tuple[str, tuple]:
+    where, params = [], []
+    if since:
+        where.append(f"q.asked_at >= {mark}")
+        params.append(since)
+    if until:
+        where.append(f"q.asked_at < {mark}")
+        params.append(until)
+    sql = _ENTRIES + (" WHERE " + " AND ".join(where) if where else "")
+    return sql + " ORDER BY q.id", tuple(params)
+
+
+def decode_row(record: dict[str, Any]) -> dict[str, Any]:
+    for name in _JSON_COLUMNS:
+        record[name] = json.loads(record[name])
+    return record
+
+
+def decode_turn(turn: dict[str, Any]) -> dict[str, Any]:
+    turn["generations"] = json.loads(turn["generations"])
+    turn["scope"] = json.loads(turn["scope"])
+    return turn
+
+
+def decode_feedback(found: dict[str, Any]) -> dict[str, Any]:
+    found["reasons"] = json.loads(found["reasons"])
+    return found
+
+
+def decode_entry(record: dict[str, Any]) -> dict[str, Any]:
+    for name in ("scope", "matched", "gap_issues"):
+        record[name] = json.loads(record[name])
+    record["reasons"] = json.loads(record["reasons"]) if record["reasons"] else []
+    answer = json.loads(record.pop("answer"))
+    record["refusal"] = (answer.get("refusal") or {}).get("reason") if answer.get("outcome") == "refuse" else None
+    return record
+
+
 class QuestionLog:
     """The question log at `<state>/questions.sqlite` (or any path)."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self.where = str(self.path)
+        self.in_memory = str(path) == ":memory:"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # One connection shared by the service's worker threads, serialised by a lock.
         self._lock = threading.Lock()
@@ -109,15 +180,7 @@ class QuestionLog:
 
     def log_question(self, row: dict[str, Any]) -> int:
         """Insert one row; JSON-valued fields may be given as Python values. Returns the row id."""
-        values = dict(row)
-        values.setdefault("asked_at", now_iso())
-        missing = [name for name, _ in _COLUMNS if name not in values]
-        if missing:
-            raise ValueError(f"question log row misses {missing}")
-        params = [
-            v if isinstance(v, (str, int, float)) or v is None else _dumps(v)
-            for v in (values[name] for name, _ in _COLUMNS)
-        ]
+        params = question_params(row)
         names = ", ".join(name for name, _ in _COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
         with self._lock, self._db:
@@ -125,12 +188,7 @@ class QuestionLog:
         return int(cursor.lastrowid)
 
     def rows(self) -> list[dict[str, Any]]:
-        out = []
-        for record in self._select("SELECT * FROM questions ORDER BY id"):
-            for name in ("scope", "matched", "unknown", "stages", "retrieval", "sent", "checks", "gap_issues", "answer"):
-                record[name] = json.loads(record[name])
-            out.append(record)
-        return out
+        return [decode_row(record) for record in self._select("SELECT * FROM questions ORDER BY id")]
 
     def _select(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
         with self._lock:
@@ -156,10 +214,7 @@ class QuestionLog:
     def turns(self, conversation_id: str) -> list[dict[str, Any]]:
         """The conversation's turns, oldest first (generations and scope as lists)."""
         found = self._select("SELECT * FROM turns WHERE conversation_id = ? ORDER BY turn", (conversation_id,))
-        for turn in found:
-            turn["generations"] = json.loads(turn["generations"])
-            turn["scope"] = json.loads(turn["scope"])
-        return found
+        return [decode_turn(turn) for turn in found]
 
     def add_turn(self, turn: dict[str, Any]) -> int:
         """Append a turn ({answer_id, conversation_id, question_id, question, asked_as, generations,
@@ -213,41 +268,15 @@ class QuestionLog:
 
     def feedback(self, answer_id: str) -> dict[str, Any] | None:
         found = self._select("SELECT * FROM feedback WHERE answer_id = ?", (answer_id,))
-        if not found:
-            return None
-        found[0]["reasons"] = json.loads(found[0]["reasons"])
-        return found[0]
+        return decode_feedback(found[0]) if found else None
 
     # -- reading the log ----------------------------------------------------------------------
 
     def entries(self, since: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
         """One flat record per question, oldest first, with its turn and feedback if any: what
         `valid log` filters, exports and charts. Times are ISO 8601 UTC strings."""
-        sql = (
-            "SELECT q.id, q.asked_at, q.question, q.scope, q.matched, q.release_id, q.outcome, q.degraded,"
-            " q.generator, q.model, q.calls, q.tokens_in, q.tokens_out, q.cost_usd, q.latency_ms, q.gap_issues,"
-            " q.answer, t.conversation_id, t.turn, t.answer_id, t.question AS typed, f.rating, f.reasons, f.comment"
-            " FROM questions q LEFT JOIN turns t ON t.question_id = q.id"
-            " LEFT JOIN feedback f ON f.answer_id = t.answer_id"
-        )
-        where, params = [], []
-        if since:
-            where.append("q.asked_at >= ?")
-            params.append(since)
-        if until:
-            where.append("q.asked_at < ?")
-            params.append(until)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        out = []
-        for record in self._select(sql + " ORDER BY q.id", tuple(params)):
-            for name in ("scope", "matched", "gap_issues"):
-                record[name] = json.loads(record[name])
-            record["reasons"] = json.loads(record["reasons"]) if record["reasons"] else []
-            answer = json.loads(record.pop("answer"))
-            record["refusal"] = (answer.get("refusal") or {}).get("reason") if answer.get("outcome") == "refuse" else None
-            out.append(record)
-        return out
+        sql, params = entries_sql(since, until, "?")
+        return [decode_entry(record) for record in self._select(sql, params)]
 
     def close(self) -> None:
         with self._lock:

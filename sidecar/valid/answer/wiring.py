@@ -8,7 +8,7 @@
 The engine holds one release for its whole life (every stage of every question uses it), embeds
 questions with the embedder the release was built with, checks answers against the owned-value
 table computed from that release's own chunks, opens gap issues in `<state>/issues` and logs each
-question to `<state>/questions.sqlite`.
+question to `<state>/questions.sqlite` (or both to the PostgreSQL store at `log_url`).
 """
 
 from __future__ import annotations
@@ -98,11 +98,15 @@ def open_engine(
     embedder=None,
     issues_dir: str | Path | None = None,
     log_path: str | Path | None = None,
+    log_url: str | None = None,
     log: bool = True,
     gap_issues: bool = True,
 ) -> OpenEngine:
-    from valid.audit.issues import AppendingIssues, IssueStore
+    from valid.answer.store import check_url, open_gap_issues, open_question_store
+    from valid.audit.issues import AppendingIssues
     from valid.index import Store, open_active, open_release
+
+    log_url = check_url(log_url)
 
     store = Store(state, chroma_url=chroma_url)
     release = open_release(store, release_id) if release_id else open_active(store)
@@ -110,11 +114,16 @@ def open_engine(
     try:
         generator = make_generator(generator) if isinstance(generator, str) else generator
         query_embedder = embedder_for(release, embedder)
-        question_log = open_question_log(Path(log_path) if log_path else store.root / "questions.sqlite") if log else None
-        if question_log is not None:
+        question_log = None
+        if log:
+            question_log = open_question_store(log_url, Path(log_path) if log_path else store.root / "questions.sqlite")
             closers.append(question_log.close)
         # `valid ask --no-log` passes gap_issues=False too: a gap issue's title and body quote the question.
-        issues = AppendingIssues(IssueStore(Path(issues_dir) if issues_dir else store.root / "issues")) if gap_issues else None
+        issues = None
+        if gap_issues:
+            sink = open_gap_issues(log_url, Path(issues_dir) if issues_dir else store.root / "issues")
+            closers.append(getattr(sink, "close", lambda: None))
+            issues = AppendingIssues(sink)
         chunks = release.get_chunks(release.all_chunk_ids())
         return OpenEngine(
             release,

@@ -155,6 +155,10 @@ class IssueStore:
 
     # -- files ---------------------------------------------------------------------------------
     @property
+    def where(self) -> str:
+        return str(self.directory)
+
+    @property
     def record_path(self) -> Path:
         return self.directory / RECORD
 

@@ -23,11 +23,14 @@ from valid.answer.models import AnswerObject
 @click.option("--generator", type=click.Choice(GENERATORS), default="offline", show_default=True,
               help="offline: extractive, no model. gemini: Gemini structured output (GEMINI_API_KEY).")
 @click.option("--model", help="Gemini model name (default VALID_GEMINI_MODEL or gemini-3.8-flash).")
+@click.option("--log-url", envvar="VALID_LOG_URL", metavar="URL",
+              help="Log the question (and gap issue, and conversation) in this PostgreSQL database instead of "
+              "STATE/questions.sqlite (postgresql://user@host:port/db).")
 @click.option("--no-log", is_flag=True, help="Keep the question out of every store: no question log, no gap issue.")
 @click.option("--conversation", metavar="ID",
               help="Ask as the next turn of conversation ID (started if new): a follow-up keeps its generation "
               "and may refer to the previous question. Needs the question log.")
-def ask_command(question, generation, as_json, state, chroma_url, generator, model, no_log, conversation):  # fmt: skip
+def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
     The scope comes from the question's words (names, other names such as Ironwood, machine types)
@@ -39,7 +42,7 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
         raise click.UsageError("--conversation keeps its turns in the question log; drop --no-log")
     options = {"model": model} if (generator == "gemini" and model) else {}
     engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
-                         gap_issues=not no_log)
+                         gap_issues=not no_log, log_url=None if no_log else log_url)
     try:
         if conversation is None:
             result = engine.ask(question, generation)

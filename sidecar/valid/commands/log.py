@@ -1,4 +1,6 @@
-"""`valid log`: list, filter and export the question log; `valid log report`: its HTML dashboard."""
+"""`valid log`: list, filter and export the question log; `valid log report`: its HTML dashboard;
+`valid log issues`: the gap issues opened from questions. The log is the SQLite file in the state
+directory, or the PostgreSQL store named by --log-url (or log_url in valid.toml)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ def _log_path(state: str | None, question_log: Path | None) -> Path:
 @click.option("--state", type=click.Path(file_okay=False), envvar="VALID_STATE",
               help="State directory (default .valid, or VALID_STATE); the log is STATE/questions.sqlite.")
 @click.option("--question-log", type=click.Path(dir_okay=False, path_type=Path), help="The log file itself.")
+@click.option("--log-url", envvar="VALID_LOG_URL", metavar="URL",
+              help="The PostgreSQL question store several servers share (postgresql://user@host:port/db).")
 @click.option("--since", metavar="TIME", help="From this ISO date or time (UTC), inclusive.")
 @click.option("--until", metavar="TIME", help="Up to this ISO date (that day included) or time, exclusive.")
 @click.option("--outcome", "outcomes", multiple=True, type=click.Choice(OUTCOMES), help="Only this outcome (repeatable).")
@@ -38,15 +42,15 @@ def _log_path(state: str | None, question_log: Path | None) -> Path:
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of standard output.")
 @click.pass_context
-def log_group(ctx, state, question_log, since, until, outcomes, refused, generations, feedback, reasons, min_cost,
+def log_group(ctx, state, question_log, log_url, since, until, outcomes, refused, generations, feedback, reasons, min_cost,
               max_cost, limit, fmt, out):  # fmt: skip
     """List the question log, filtered: what readers asked, what was refused, their feedback, the cost.
 
     With no command, prints one line per question (or --format csv/json for export). The filters
     also apply to `valid log report`.
     """
-    from valid.answer.log import QuestionLog
     from valid.answer.logquery import LogFilter, parse_time, select
+    from valid.answer.store import open_question_store
 
     try:
         where = LogFilter(
@@ -62,8 +66,16 @@ def log_group(ctx, state, question_log, since, until, outcomes, refused, generat
         )
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
-    with QuestionLog(_log_path(state, question_log)) as log:
+    if question_log is not None and log_url:
+        raise click.UsageError("--question-log and --log-url name two stores; give one")
+    if ctx.invoked_subcommand == "issues":
+        ctx.obj = {"log_url": log_url, "state": state}
+        return
+    log = open_question_store(log_url, None if log_url else _log_path(state, question_log))
+    try:
         entries = select(log.entries(where.since, where.until), where)
+    finally:
+        log.close()
     ctx.obj = {"entries": entries, "filtered": where != LogFilter()}
     if ctx.invoked_subcommand is not None:
         return
@@ -97,6 +109,30 @@ def report(ctx, out, title):
     note = " · filtered" if ctx.obj["filtered"] else ""
     _write(render(entries, title=title, scope_note=note), out)
     click.echo(f"wrote {out} ({len(entries)} question(s))", err=True)
+
+
+@log_group.command("issues")
+@click.option("--issues", "issues_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The gap-issue directory (default STATE/issues; with --log-url the issues are in PostgreSQL).")
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@click.pass_context
+def issues(ctx, issues_dir, fmt):
+    """Print the gap issues opened from questions (Markdown, as ISSUES.md, or JSON)."""
+    import json
+
+    from valid.answer.store import open_gap_issues
+    from valid.audit.issues import render_summary
+
+    state, log_url = ctx.obj["state"], ctx.obj["log_url"]
+    store = open_gap_issues(log_url, issues_dir or Path(state or ".valid") / "issues")
+    try:
+        found = store.issues()
+    finally:
+        getattr(store, "close", lambda: None)()
+    if fmt == "json":
+        click.echo(json.dumps([i.model_dump(mode="json") for i in found], ensure_ascii=False, indent=1))
+    else:
+        click.echo(render_summary(found), nl=False)
 
 
 log_group.name = "log"

@@ -23,6 +23,9 @@ _DEFAULTS = Limits()
 @click.option("--gemini-model", default=None, help="Gemini model (default: the engine's default or VALID_GEMINI_MODEL).")
 @click.option("--question-log", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Question log (default <state>/questions.sqlite).")
+@click.option("--log-url", envvar="VALID_LOG_URL", default=None, metavar="URL",
+              help="Keep questions, conversations, feedback and gap issues in this PostgreSQL database "
+                   "(postgresql://user@host:port/db), shared by several servers. Default: the SQLite log.")
 @click.option("--issues", "issues_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Gap-issue store for refusals (default <state>/issues).")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
@@ -60,7 +63,7 @@ _DEFAULTS = Limits()
               help="Gap issues opened from questions, kept at most; later ones are dropped and counted.")
 @click.option("--openapi", "openapi_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the OpenAPI schema to this file and exit (docs/openapi.json).")
-def serve(host, port, state, chroma_url, generator, gemini_model, question_log, issues_dir, cors_origins,
+def serve(host, port, state, chroma_url, generator, gemini_model, question_log, log_url, issues_dir, cors_origins,
           embed_origins, max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
           request_timeout_s, max_header_bytes, max_headers, header_timeout_s, body_timeout_s, forwarded_allow_ips,
           admin_token, no_log, max_gap_issues, openapi_out):  # fmt: skip
@@ -107,9 +110,13 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
 
     from valid.index import Store
 
+    from valid.answer.store import check_url
+
+    if question_log is not None and log_url:
+        raise click.UsageError("--question-log and --log-url name two stores; give one")
     settings = EngineSettings(
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
-        log_questions=not no_log, max_gap_issues=max_gap_issues,
+        log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues,
     )
     from valid.serve.startup import open_active_or_fail
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import itertools
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 from valid.answer.conversation import ConversationLimits, Opened, Turn, answer_turn
 from valid.answer.log import QuestionLog
+from valid.answer.store import QuestionStore
 
 CONVERSATION_HEADER = "x-valid-conversation-id"
 ANSWER_HEADER = "x-valid-answer-id"
@@ -30,8 +30,8 @@ HEADERS_DOC = {
 _FORGET_EVERY = 100  # new conversations between two clean-ups of an in-memory store
 
 
-def conversation_store(source) -> QuestionLog:
-    """The release source's store (the question log), or memory when it has none."""
+def conversation_store(source) -> QuestionStore:
+    """The release source's store (the question log, SQLite or PostgreSQL), or memory when it has none."""
     opener = getattr(source, "conversation_log", None)
     return opener() if opener is not None else QuestionLog(":memory:")
 
@@ -39,10 +39,10 @@ def conversation_store(source) -> QuestionLog:
 class TurnRunner:
     """Runs one turn in a worker thread: the follow-up reading, the answer, the stored turn."""
 
-    def __init__(self, store: QuestionLog, limits: ConversationLimits):
+    def __init__(self, store: QuestionStore, limits: ConversationLimits):
         self.store = store
         self.limits = limits
-        self._in_memory = Path(str(store.path)) == Path(":memory:")
+        self._in_memory = store.in_memory
         self._started = itertools.count(1)
 
     def __call__(self, answerer, question: str, generation: str | None, opened: Opened, answer_id: str,

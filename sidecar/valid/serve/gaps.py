@@ -4,7 +4,8 @@ The answer engine opens a gap issue when nothing in scope answers a question. In
 must not cost the request anything: `GapIssueWriter.open_issue` returns at once (the issue's
 fingerprint is known before it is written), a question already seen by this process is not queued
 again, the queue is bounded (a full queue drops and counts), and one thread appends batches to the
-store through `IssueStore.append_issues`: append-only, deduplicated against the record, capped.
+store through its `append_issues` (the directory `IssueStore`, or the PostgreSQL question store):
+append-only, deduplicated against the record, capped.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 
-from valid.audit.issues import IssueDraft, IssueStore
+from valid.audit.issues import IssueDraft
 
 log = logging.getLogger("valid.serve")
 
@@ -25,7 +26,7 @@ _SEEN = 10_000  # fingerprints remembered in memory (the record deduplicates the
 
 
 class GapIssueWriter:
-    def __init__(self, store: IssueStore, cap: int, max_pending: int = 1024):
+    def __init__(self, store, cap: int, max_pending: int = 1024):
         self.store = store
         self.cap = cap
         self.counts: Counter[str] = Counter()  # added, duplicate, dropped (cap), backlog (queue full), failed
@@ -87,13 +88,13 @@ class GapIssueWriter:
                 outcomes = self.store.append_issues(kind, drafts, self.cap)
             except Exception as err:  # a broken store must never reach a request
                 self.counts["failed"] += len(drafts)
-                log.warning("gap issues could not be written to %s: %s", self.store.directory, err)
+                log.warning("gap issues could not be written to %s: %s", self.store.where, err)
                 continue
             self.counts.update(outcomes)
             if "dropped" in outcomes and not self._warned_cap:
                 self._warned_cap = True
                 log.warning("gap-issue store %s holds %d issues from questions (the cap); new ones are dropped",
-                            self.store.directory, self.cap)
+                            self.store.where, self.cap)
 
     def flush(self, timeout_s: float = 10.0) -> bool:
         """Wait until every queued issue is written (tests, shutdown). True when done in time."""
@@ -110,3 +111,4 @@ class GapIssueWriter:
         if thread is not None and thread.is_alive():
             self._queue.put(None)
             thread.join(10)
+        getattr(self.store, "close", lambda: None)()  # a database store's connection

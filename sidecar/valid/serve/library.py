@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from valid.answer.wiring import embedder_for, open_question_log, owned_table
+from valid.answer.wiring import embedder_for, owned_table
+from valid.answer.store import open_gap_issues, open_question_store
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
@@ -37,6 +38,7 @@ class EngineSettings:
     gemini_base_url: str | None = None  # tests: the local fake Gemini server
     question_log: Path | None = None  # default: <state>/questions.sqlite
     issues_dir: Path | None = None  # gap issues; default: <state>/issues
+    log_url: str | None = None  # postgresql://…: questions, conversations, feedback and gap issues there
     log_questions: bool = True  # False (--no-log): no question log and no gap issues (both hold the question)
     max_gap_issues: int = 1000  # gap issues opened from questions, kept at most
 
@@ -44,6 +46,10 @@ class EngineSettings:
         if self.generator != "gemini":
             return {}
         return {k: v for k, v in (("model", self.gemini_model), ("base_url", self.gemini_base_url)) if v}
+
+    def open_log(self, state_root: Path):
+        """The question store these settings name (PostgreSQL by URL, else the SQLite file)."""
+        return open_question_store(self.log_url, self.question_log or state_root / "questions.sqlite")
 
 
 def _generations(release) -> list[Generation]:
@@ -70,7 +76,7 @@ class LibraryAnswerer:
         self._own_log = question_log is None
         self._log = question_log
         if settings.log_questions and question_log is None:
-            self._log = open_question_log(settings.question_log or state_root / "questions.sqlite")
+            self._log = settings.open_log(state_root)
         self._local = threading.local()
         self._by_path: dict[str, list[str]] | None = None
         self._closed = False
@@ -171,13 +177,16 @@ class LibraryReleases:
         self._embedders: dict[tuple[str, int], object] = {}
         self._lock = threading.Lock()
         self.gaps = None  # one gap-issue writer for every release this source opens
+        self._shared_log = None  # set by conversation_log(), then used by every answerer
         if self.settings.log_questions:
-            from valid.audit.issues import IssueStore
             from valid.serve.gaps import GapIssueWriter
 
+            if self.settings.log_url:
+                # A shared store is opened now: a wrong URL or a server that is down is one line at
+                # startup, not an error in the first request.
+                self._shared_log = self.settings.open_log(Path(store.root))
             directory = self.settings.issues_dir or Path(store.root) / "issues"
-            self.gaps = GapIssueWriter(IssueStore(directory), self.settings.max_gap_issues)
-        self._shared_log = None  # set by conversation_log(), then used by every answerer
+            self.gaps = GapIssueWriter(open_gap_issues(self.settings.log_url, directory), self.settings.max_gap_issues)
 
     def conversation_log(self):
         """Where conversations and feedback live: the question log (the one the answerers write
@@ -189,7 +198,7 @@ class LibraryReleases:
             return QuestionLog(":memory:")
         with self._lock:
             if self._shared_log is None:
-                self._shared_log = open_question_log(s.question_log or Path(self.store.root) / "questions.sqlite")
+                self._shared_log = s.open_log(Path(self.store.root))
             return self._shared_log
 
     def active_id(self) -> str | None:

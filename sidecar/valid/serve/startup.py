@@ -33,6 +33,11 @@ class _Preopened:
         self._source = source
         self._first: Answerer | None = answerer
 
+    def __getattr__(self, name: str):
+        # Everything else is the wrapped source's: above all its conversation_log(), without which
+        # the service would keep conversations and feedback in memory instead of the question store.
+        return getattr(self._source, name)
+
     def active_id(self) -> str | None:
         return self._source.active_id()
 
