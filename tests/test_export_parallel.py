@@ -3,6 +3,7 @@ in a worker is the same one line, with nothing written."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -15,7 +16,8 @@ from conftest import CLOUD_TPU, CORVANE
 from valid.cli import main
 from valid.errors import ConfigError
 from valid.export import export
-from valid.workers import auto_jobs, split
+import valid.export
+from valid.workers import auto_jobs, pool, split
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from export import generate  # noqa: E402  (bench/export.py: the guide-shaped generated doc set)
@@ -101,3 +103,26 @@ def test_jobs_default_to_one_for_a_small_doc_set_and_to_the_cpus_at_most_four_ot
 def test_profiles_are_split_into_contiguous_groups_in_order():
     assert split(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
     assert split([1], 4) == [[1]]
+
+
+def test_a_pool_with_one_task_per_worker_runs_each_task_in_a_fresh_process():
+    with pool(2, tasks_per_worker=1) as workers:
+        pids = [f.result() for f in [workers.submit(os.getpid) for _ in range(4)]]
+    assert len(set(pids)) == 4 and os.getpid() not in pids
+    with pool(2) as workers:  # without it, workers are reused
+        assert len({f.result() for f in [workers.submit(os.getpid) for _ in range(6)]}) <= 2
+
+
+def test_each_stylesheet_batch_of_a_parallel_export_gets_a_fresh_worker(tmp_path, monkeypatch):
+    """A SaxonC heap grows from batch to batch in one process; one batch per worker bounds it."""
+    asked = []
+
+    def spy(workers, tasks_per_worker=None):
+        asked.append(tasks_per_worker)
+        return pool(workers, tasks_per_worker)
+
+    monkeypatch.setattr(valid.export, "pool", spy)
+    serial = exported(tmp_path, "serial", CLOUD_TPU.map, scheme=CLOUD_TPU.scheme, jobs=1, topics_per_run=2)
+    parallel = exported(tmp_path, "parallel", CLOUD_TPU.map, scheme=CLOUD_TPU.scheme, jobs=2, topics_per_run=2)
+    assert parallel == serial
+    assert asked[-1] == 1  # the batches' pool: after the profile groups' pool, if there was one

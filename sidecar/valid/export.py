@@ -210,7 +210,11 @@ def _run_batches(
             return _xslt().run_export(str(run_document(batch.jobs, batch.unfiltered, f"run-{n}.xml")))
 
         return join(run_batches(planned, docset, jobs_files, unfiltered, run_here), names)
-    with pool(min(workers, batches)) as stylesheet:
+    # One batch per worker process: a SaxonC runtime's heap keeps growing from batch to batch (its
+    # collector sizes the heap by its own policy, which nothing in saxonche bounds), so a worker
+    # that ran several batches holds far more than one batch needs. A fresh worker costs a Python
+    # start and a stylesheet compile, well under a second.
+    with pool(min(workers, batches), tasks_per_worker=1) as stylesheet:
 
         def hand_over(batch: BatchJobs, n: int) -> Future:
             return stylesheet.submit(run_stylesheet, str(run_document(batch.jobs, batch.unfiltered, f"run-{n}.xml")))

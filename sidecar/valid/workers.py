@@ -10,7 +10,8 @@ hands pieces to N worker processes:
   are built in the calling process (it has the doc set loaded), each other group in a worker that
   loads the doc set itself and writes its builds into the same job directories a serial export
   would use;
-- chunking and merging: one batch's run document per task, each worker running its own SaxonC.
+- chunking and merging: one batch's run document per task, each in a fresh worker running its own
+  SaxonC (a SaxonC heap grows from batch to batch, so a worker runs one batch and ends).
 
 The caller takes the results in a fixed order (profile order, then batch order), whatever order
 the workers finish in, so the output is byte-identical to a serial export, and an error is the one
@@ -53,10 +54,13 @@ def auto_jobs(topics: int, profiles: int) -> int:
 
 
 @contextmanager
-def pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """Worker processes, started fresh ('spawn'); gone when the block ends. A worker that dies
-    (killed, out of memory) is one line, not a traceback."""
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+def pool(workers: int, tasks_per_worker: int | None = None) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes, started fresh ('spawn'); gone when the block ends. With `tasks_per_worker`,
+    a worker ends after that many tasks and a fresh one takes its place. A worker that dies (killed,
+    out of memory) is one line, not a traceback."""
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=tasks_per_worker
+    )
     try:
         yield executor
     except BrokenProcessPool:
