@@ -395,11 +395,22 @@ def write_run_document(
         # opens the source file and its DTD; @xtrf still names the source.
         copy = path.parent / "scheme" / scheme.file.name
         copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_bytes(scheme.resolved_xml())
+        _write_once(copy, scheme.resolved_xml())
         etree.SubElement(run, "scheme", href=file_uri(copy))
     for w in warnings:
         etree.SubElement(run, "warning", path=w.path, line=str(w.line), feature=w.feature).text = w.message
     path.write_bytes(etree.tostring(run, xml_declaration=True, encoding="UTF-8", pretty_print=True))
+
+
+def _write_once(path: Path, data: bytes) -> None:
+    """Write `path` unless it already holds `data`, and then whole at once (rename): every batch's
+    run document names the same scheme copy, and a worker may be reading it while the next batch's
+    run document is written."""
+    if path.is_file() and path.read_bytes() == data:
+        return
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_bytes(data)
+    os.replace(partial, path)
 
 
 def source_commit(directory: Path) -> str | None:
