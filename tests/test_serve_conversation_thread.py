@@ -15,27 +15,18 @@ import httpx
 import pytest
 
 from fixtures.openapi import validate
+from fixtures.serving import serving as serve
 from valid.answer import QuestionLog
 from valid.answer.conversation import ConversationLimits
-from valid.index import Store
-from valid.serve import Limits, ServeConfig, create_app
-from valid.serve.library import EngineSettings, LibraryReleases
-from valid.serve.live import LiveServer, wait_ready
+from valid.serve.library import EngineSettings
 
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 
 
 @contextmanager
 def serving(state: Path, log: Path, **config):
-    settings = EngineSettings(question_log=log, issues_dir=log.parent / "issues")
-    app = create_app(
-        LibraryReleases(Store(state), settings),
-        ServeConfig(limits=Limits(rate_per_s=0), release_check_interval_s=0, **config),
-    )
-    with LiveServer(app) as server:
-        wait_ready(server.url)
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            yield client
+    with serve(state, EngineSettings(question_log=log, issues_dir=log.parent / "issues"), **config) as client:
+        yield client
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,12 @@ each question store (SQLite and PostgreSQL).
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
 import pytest
 
 from fixtures.openapi import OPENAPI, validate
+from fixtures.serving import serving
 from fixtures.question_stores import question_store  # noqa: F401 (a fixture)
 from valid.answer.conversation import ConversationLimits
 from valid.index import Store
@@ -29,18 +28,6 @@ PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 
 def validate_request(payload: dict) -> None:
     validate(payload, "AskRequest")
-
-
-@contextmanager
-def serving(state: Path, settings, **config):
-    app = create_app(
-        LibraryReleases(Store(state), settings),
-        ServeConfig(limits=Limits(rate_per_s=0), release_check_interval_s=0, **config),
-    )
-    with LiveServer(app) as server:
-        wait_ready(server.url)
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            yield client
 
 
 @pytest.fixture(scope="module")
