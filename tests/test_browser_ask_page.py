@@ -74,9 +74,13 @@ def browser(tmp_path_factory):
 
 
 def wait_for(driver, condition, message: str):
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT_S).until(condition, message)
+    # The page re-renders the result while a question is answered: an element found a moment ago
+    # may be replaced before its text is read, so the condition is simply tried again.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, WAIT_S, ignored_exceptions=ignored).until(condition, message)
 
 
 def heading(driver):
