@@ -63,14 +63,15 @@ def assess(
     # A word of "high-bandwidth memory" is there when the content writes "HBM" (abbreviations.py).
     have = abbreviations.close_over(terms(seen))
     for anchor in anchors:
-        removal = _removal(release, anchor, profile, evidence)
+        found = _in_scope(release, anchor, profile)  # one search serves both lookups below
+        removal = _removal(anchor, [*evidence, *found])
         if removal is not None:
             result.missing.append(anchor.text)
             result.gone[anchor.text] = removal
             continue
         if anchor_in(anchor, seen):
             continue
-        chunk = _find_anchor(release, anchor, profile)
+        chunk = next((c for c in found if anchor_in(anchor, f"{c.title}\n{c.text}")), None)
         if chunk is None:
             result.missing.append(anchor.text)
         elif all(chunk.id != c.id for c in [*evidence, *result.extra]):
@@ -108,12 +109,11 @@ _GONE = re.compile(
 )
 
 
-def _removal(release, anchor: Anchor, profile: str, evidence: Sequence[EvidenceChunk]) -> str | None:
-    """The in-scope line that says the anchor's thing was removed, when no topic in scope for
-    `profile` is about it (no title or breadcrumb names it): then the question asks about
-    something this release no longer has, and answering from the lines around the removal
-    notice would mislead."""
-    chunks = list({c.id: c for c in [*evidence, *_in_scope(release, anchor, profile)]}.values())
+def _removal(anchor: Anchor, in_scope: Sequence[EvidenceChunk]) -> str | None:
+    """The in-scope line that says the anchor's thing was removed, when no topic in scope is about
+    it (no title or breadcrumb names it): then the question asks about something this release no
+    longer has, and answering from the lines around the removal notice would mislead."""
+    chunks = list({c.id: c for c in in_scope}.values())
     if any(anchor_in(anchor, " / ".join([c.title, *c.breadcrumbs])) for c in chunks):
         return None
     for chunk in chunks:
@@ -124,17 +124,10 @@ def _removal(release, anchor: Anchor, profile: str, evidence: Sequence[EvidenceC
 
 
 def _in_scope(release, anchor: Anchor, profile: str) -> list[EvidenceChunk]:
+    """BM25's candidates for the anchor in scope for `profile`, best first (the anchor's own
+    pattern, applied by the caller, confirms them)."""
     hits = release.search_bm25(_anchor_query(anchor), profile, ANCHOR_DEPTH)
     return [evidence_chunk(c) for c in _chunks(release, hits) if c.scope.get(profile, False)]
-
-
-def _find_anchor(release, anchor: Anchor, profile: str) -> EvidenceChunk | None:
-    """The best in-scope chunk that holds the anchor as written (BM25 finds candidates, the anchor's
-    own pattern confirms them)."""
-    for chunk in _chunks(release, release.search_bm25(_anchor_query(anchor), profile, ANCHOR_DEPTH)):
-        if chunk.scope.get(profile, False) and anchor_in(anchor, f"{chunk.title}\n{chunk.text}"):
-            return evidence_chunk(chunk)
-    return None
 
 
 def _anchor_query(anchor: Anchor) -> str:
