@@ -330,3 +330,49 @@ def test_what_kinds_of_is_answered_by_the_list_the_noun_comes_with(sample):
     # are a list in prose, not a code value.
     answer = only_answer(ask(sample, "Which kinds of models is the TPU v6e generation designed for?"), "v6e")
     assert "transformer, text-to-image and CNN models" in answer.answer
+
+
+# Mechanisms found on the blind dev questions of this round ------------------------------------
+
+
+def test_a_command_line_of_the_doc_sets_own_make_that_it_does_not_document_is_refused_by_name(sample):
+    # `gcloud compute tpus tpu-vm` is the doc set's own command prefix; `list` under it is documented
+    # for no generation, so the question is about something the v5p content does not have.
+    obj = ask(sample, "How do I list my v5p VMs with gcloud compute tpus tpu-vm list?")
+    assert obj.outcome == "refuse" and obj.answers == []
+    assert "gcloud compute tpus tpu-vm list" in obj.refusal.reason
+
+
+def test_an_abbreviation_only_another_generations_content_writes_is_refused_by_name(sample):
+    # The TPU7x content says its VM is split between NUMA nodes; v6e's never writes NUMA.
+    obj = ask(sample, "On Trillium, how many NUMA nodes does a VM have?")
+    assert obj.outcome == "refuse" and obj.answers == []
+    assert "'NUMA'" in obj.refusal.reason and "TPU7x" in obj.refusal.reason
+    assert "two NUMA" not in obj.model_dump_json()  # the other generation's text is never shown
+
+
+def test_two_abbreviations_offered_as_alternatives_need_only_one_in_scope(corvane):
+    # "YAML or TOML" asks which one: a release with either answers it.
+    obj = ask(corvane, "Is the Corvane Agent 2.1.0 configuration file YAML or TOML?")
+    assert "TOML" in only_answer(obj, "agent-2.1.0").answer
+
+
+def test_a_number_word_before_the_counted_noun_answers_how_many(sample):
+    answer = only_answer(ask(sample, "How many NUMA nodes does an Ironwood VM have?"), "tpu7x")
+    assert "two NUMA nodes" in answer.answer
+
+
+def test_the_shared_summary_of_a_topic_whose_sections_differ_by_release_is_not_the_answer(corvane):
+    # "Sign-in commands" is shared by every CLI release, but its sections (`corvane login`,
+    # `corvane auth login`) are not: its summary line says nothing the reader can act on.
+    obj = ask(corvane, "Corvane CLI: sign in how?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+
+
+def test_a_partial_version_of_one_product_asks_when_one_release_answers_and_another_removed_it(corvane):
+    # "agent 2" is 2.0.0 and 2.1.0; 2.0.0 still reads the YAML file, 2.1.0's notes say it was
+    # removed. Answering for 2.0.0 alone would answer for a release the reader may not have.
+    obj = ask(corvane, "Does agent 2 still read agent.yaml?")
+    assert obj.outcome == "ask" and obj.answers == []
+    assert [c.generation for c in obj.choices] == ["agent-2.0.0", "agent-2.1.0"]

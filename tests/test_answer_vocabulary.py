@@ -1,7 +1,7 @@
 """The doc set's own vocabulary: abbreviations it defines and command names its writers mark as code."""
 
 from valid.answer.abbreviations import defined_in
-from valid.answer.question import anchors, asking_span
+from valid.answer.question import acronyms, anchors, asking_span
 from valid.answer.text import terms
 from valid.answer.vocabulary import command_names
 
@@ -56,3 +56,25 @@ def test_anchors_come_from_the_question_not_the_sentence_setting_the_readers_sit
     assert question[slice(*asking_span(question))].startswith("What is")
     assert [a.text for a in anchors(question)] == ["--parallel"]
     assert [a.text for a in anchors("Is --parallel still 8 in v2.4.1?", ["v2.4.1"])] == ["--parallel"]
+
+
+def test_a_command_line_continuing_a_known_command_prefix_is_an_anchor():
+    commands = {"gcloud compute tpus tpu-vm create", "gcloud compute tpus tpu-vm ssh", "corvane push"}
+    found = anchors("Which flags does gcloud compute tpus tpu-vm attach-disk take?", commands=commands)
+    assert [a.text for a in found] == ["gcloud compute tpus tpu-vm attach-disk"]
+    # The run stops at a word of no command ("take"); a known command stays one anchor.
+    assert [a.text for a in anchors("Run gcloud compute tpus tpu-vm ssh now", commands=commands)] == [
+        "gcloud compute tpus tpu-vm ssh"
+    ]
+
+
+def test_a_program_name_followed_by_ordinary_words_is_no_command():
+    commands = {"gcloud compute tpus tpu-vm create", "corvane push"}
+    assert anchors("Can corvane handle symlinks?", commands=commands) == []
+    assert anchors("How do I use gcloud compute tpus to see versions?", commands=commands) == []
+
+
+def test_abbreviations_in_capitals_are_read_except_alternatives_and_names():
+    assert acronyms("How are the chips of a TPU v5p VM split between NUMA nodes?", ignore=["TPU v5p"]) == ["vm", "numa"]
+    assert acronyms("Is the agent configuration file YAML or TOML?") == []
+    assert acronyms("I use GKE. Which zone?") == []  # the reader's situation, not the question

@@ -12,7 +12,9 @@ every search):
    something the other generation has and this one does not (a command removed in this version, a
    procedure that exists only on another generation). A word that another generation only mentions
    in passing ("memory" in a sentence about NUMA nodes) is not decisive, nor is a word no
-   generation has (readers paraphrase): those are left to the relevance floor.
+   generation has (readers paraphrase): those are left to the relevance floor. An abbreviation the
+   question writes in capitals ("NUMA") is the exception: it names one technical thing, so another
+   generation's content writing it anywhere is enough.
 
 A missing term means a refusal that names it; where other generations' content has it, the refusal
 says which generations (their names only, never their text). An anchor that is in scope but not in
@@ -56,6 +58,7 @@ def assess(
     evidence: Sequence[EvidenceChunk],
     abbreviations: Abbreviations = Abbreviations(),
     names: Sequence[str] = (),
+    abbreviated: Sequence[str] = (),
 ) -> Answerability:
     """What of the question's anchors and content words the content in scope for `profile` lacks."""
     result = Answerability()
@@ -85,9 +88,14 @@ def assess(
         if len(word) < MIN_WORD or word in STOPWORDS or stem(word) in have or _has_word(release, word, profile):
             continue
         others = _titling(release, word, [p for p in profiles if p != profile])
+        if not others and word in abbreviated:
+            # An abbreviation names one technical thing: another generation's content writing it
+            # at all (not only in a title) says this one lacks the thing ("NUMA nodes" on v5p).
+            others = _mentioning(release, word, [p for p in profiles if p != profile])
         if others:
-            result.missing.append(word)
-            result.elsewhere[word] = others
+            named = word.upper() if word in abbreviated else word  # as the question writes it
+            result.missing.append(named)
+            result.elsewhere[named] = others
     for term in result.missing:
         if term not in result.elsewhere:
             anchor = next((a for a in anchors if a.text == term), None)
@@ -154,6 +162,16 @@ def _titling(release, word: str, others: list[str]) -> list[str]:
     chunks = _chunks(release, release.search_bm25_any(forms, others, TITLE_DEPTH * len(others)))
     titled = [c for c in chunks if root in terms(" ".join([c.title, *c.breadcrumbs[1:]]))]
     return [p for p in others if any(c.scope.get(p) for c in titled)]
+
+
+def _mentioning(release, word: str, others: list[str]) -> list[str]:
+    """The generations among `others` with a chunk that writes the word as a whole word."""
+    if not others:
+        return []
+    chunks = _chunks(release, release.search_bm25_any(word, others, TITLE_DEPTH * len(others)))
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}s?(?![\w-])", re.I)
+    holding = [c for c in chunks if pattern.search(f"{c.title}\n{c.text}")]
+    return [p for p in others if any(c.scope.get(p) for c in holding)]
 
 
 def _holding(release, anchor: Anchor, others: list[str]) -> list[str]:

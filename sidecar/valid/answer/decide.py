@@ -50,7 +50,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchors, proper_names, question_words
+from valid.answer.question import acronyms, anchors, proper_names, question_words
 from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
@@ -398,6 +398,7 @@ class AnswerEngine:
         found = assess(
             self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
             names=proper_names(run.question, self._names(run.resolution)),
+            abbreviated=acronyms(run.question, self._names(run.resolution)),
         )
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
@@ -554,10 +555,18 @@ class AnswerEngine:
         about = anchors(question, names, self.vocabulary.commands)
         words = question_words(question, [*names, *(a.text for a in about)])
         asked_names = proper_names(question, names)
-        return [
-            p for p in profiles
-            if assess(self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations, names=asked_names).answerable
-        ]
+        abbreviated = acronyms(question, names)
+        kept = []
+        for p in profiles:
+            found = assess(
+                self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations,
+                names=asked_names, abbreviated=abbreviated,
+            )
+            # A value whose content says the thing was removed answers "does it still…" with
+            # that notice: a choice worth offering, refused with the notice once chosen.
+            if found.answerable or (found.gone and set(found.missing) <= set(found.gone)):
+                kept.append(p)
+        return kept
 
     def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
         """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""
@@ -592,6 +601,7 @@ class AnswerEngine:
     # -- no generation named -------------------------------------------------------------------
     def _shared_only(self, retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]) -> bool:
         everyone = set(pool)
+        listed = [chunk for retrieval in retrievals.values() for chunk in retrieval.chunks]
         for retrieval in retrievals.values():
             top = retrieval.chunks[:SHARED_DEPTH]
             if not top:
@@ -600,6 +610,8 @@ class AnswerEngine:
                 if set(chunk.scope) != everyone:
                     return False
                 if any(not everyone <= set(owners) for _, owners in _owned_in(chunk.text, self.owned)):
+                    return False
+                if _topic_differs(chunk, listed, everyone):
                     return False
         return True
 
@@ -691,6 +703,18 @@ class AnswerEngine:
             "gap_issues": gaps,
             "answer": answer.model_dump(mode="json"),
         }
+
+
+def _topic_differs(shared, listed, everyone: set[str]) -> bool:
+    """A retrieved chunk of the shared chunk's own topic (same breadcrumbs, or a section below them)
+    is profiled: the topic says something different per generation ("Sign-in commands" is shared,
+    its `corvane login` and `corvane auth login` sections are not), so its shared text, often only
+    the topic's title and summary, is not the answer."""
+    depth = len(shared.breadcrumbs)
+    return any(
+        chunk.id != shared.id and chunk.breadcrumbs[:depth] == shared.breadcrumbs and set(chunk.scope) != everyone
+        for chunk in listed
+    )
 
 
 def _merge_refusals(first: Refusal, second: Refusal | None) -> Refusal:

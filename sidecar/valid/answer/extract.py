@@ -29,7 +29,7 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass, replace
 
-from valid.audit.tokens import scan
+from valid.audit.tokens import NUMBER_WORDS, scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchor_in, anchors, asks, asks_for_code, asks_where, content_words, counted, kind_of_noun, question_kind
@@ -70,6 +70,9 @@ _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=an
 _NAMED_VALUE = frozenset(map(stem, "format formats encoding protocol algorithm language".split()))
 _PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
+_COUNTING_WORD = re.compile(
+    r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("one", "hundred")) + r")\s+(?=[A-Za-z])", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -192,7 +195,10 @@ def _values(text: str) -> list[str]:
 
 
 def _numbers(text: str) -> list[str]:
-    return _NUMBER.findall(_PLACEHOLDER.sub(" ", text))
+    """The numbers text states: in digits, or as a number word before what it counts ("two NUMA
+    nodes"); not "one", which is as often a pronoun ("the one you created")."""
+    clean = _PLACEHOLDER.sub(" ", text)
+    return _NUMBER.findall(clean) + _COUNTING_WORD.findall(clean)
 
 
 def _family_units(question_terms: set[str]) -> frozenset[str]:

@@ -127,7 +127,7 @@ class ScopeResolution(_Model):
     )
     version_named: bool = Field(
         default=False,
-        description="The candidates all have a version the question names; only which product is unsaid.",
+        description="The candidates all have a version the question names, one per product: only which product is unsaid.",
     )
 
 

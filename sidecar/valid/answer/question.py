@@ -91,6 +91,8 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
         pattern = r"\s+".join(re.escape(word) for word in command.split())
         for match in re.finditer(rf"(?<![\w-]){pattern}(?![\w-])", question, re.I):
             add(match.start(), match.end(), match.group(), "code")
+    for start, end, line in _command_lines(question, commands):
+        add(start, end, line, "code")
     for match in _FLAG.finditer(question):
         if match.group().startswith("--") or len(match.group()) == 2:  # --zone, -g (not "-word")
             add(match.start(), match.end(), match.group(), "flag")
@@ -99,6 +101,30 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
         if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or _code_word_near(question, match)):
             add(match.start(), match.end(), word, "identifier")
     return [anchor for _, anchor in sorted(found, key=lambda item: item[0])]
+
+
+def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, int, str]]:
+    """Command lines the doc set does not have, written in plain words: the leading words of one of its
+    commands followed by words of the same make ("gcloud compute tpus queued-resources create" where
+    the doc set has "gcloud compute tpus tpu-vm create"). They continue while each word is code-form
+    (`queued-resources`) or a word of one of its commands (`create`, `list`), and need either two
+    leading words or a code-form word, so "corvane can" or "gcloud to" is never a command."""
+    commands = [c.lower().split() for c in commands]
+    prefixes = {tuple(c[:n]) for c in commands for n in range(1, len(c))}
+    command_words = {w for c in commands for w in c}
+    found = []
+    words = list(re.finditer(r"[A-Za-z0-9][\w.-]*[\w-]|[A-Za-z0-9]", question))
+    for i in range(len(words)):
+        lead = max((n for n in range(1, len(words) - i) if tuple(w.group().lower() for w in words[i : i + n]) in prefixes), default=0)
+        if not lead:
+            continue
+        end, coded = i + lead, False
+        while end < len(words) and (_is_code_form(words[end].group()) or words[end].group().lower() in command_words):
+            coded = coded or _is_code_form(words[end].group())
+            end += 1
+        if end > i + lead and (lead >= 2 or coded):
+            found.append((words[i].start(), words[end - 1].end(), question[words[i].start() : words[end - 1].end()]))
+    return found
 
 
 def _code_word_near(question: str, match: re.Match) -> bool:
@@ -312,6 +338,21 @@ def proper_names(question: str, ignore: Iterable[str] = ()) -> list[str]:
     ignored = {w.lower() for word in ignore for w in re.findall(r"[A-Za-z0-9]+", word)}
     found = re.findall(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+[A-Za-z]*\b", question[start:end])
     return list(dict.fromkeys(w for w in found if w.lower() not in ignored and w.lower() not in STOPWORDS))
+
+
+def acronyms(question: str, ignore: Iterable[str] = ()) -> list[str]:
+    """The all-capital abbreviations of the question proper ("NUMA", "GKE"), lower case, without the
+    names of generations: each names one technical thing, which a content word seldom does."""
+    start, end = asking_span(question)
+    ignored = {w.lower() for word in ignore for w in re.findall(r"[A-Za-z0-9]+", word)}
+    asking = question[start:end]
+    # "Is the file YAML or TOML?" asks which one: a generation with either has what is asked about.
+    alternatives = {w.lower() for pair in _ALTERNATIVES.findall(asking) for w in pair}
+    found = re.findall(r"\b([A-Z]{2,6})s?\b", asking)
+    return list(dict.fromkeys(w.lower() for w in found if w.lower() not in ignored | alternatives))
+
+
+_ALTERNATIVES = re.compile(r"\b([A-Za-z0-9-]+)s?,?\s+or\s+(?:an?\s+|the\s+)?([A-Za-z0-9-]+)")
 
 
 _KIND_OF_NOUN = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\s+([A-Za-z][\w-]*)", re.I)

@@ -193,10 +193,18 @@ def resolve_scope(
         matched=matched,
         unknown=unknown,
         candidates=candidates,
-        version_named=bool(candidates) and bool(version_candidates),
+        version_named=bool(candidates) and bool(version_candidates) and _one_per_product(candidates, naming),
         words={p: words_of[p] for p in sorted(words_of, key=order.__getitem__)},
     )
 
+
+
+def _one_per_product(candidates: list[str], naming) -> bool:
+    """The version named is exact, and only the product is unsaid ("2.0.0" of the CLI and of the
+    agent); not a partial version of one product ("agent 2": 2.0.0 and 2.1.0), whose values differ
+    by more than which product's content happens to answer."""
+    products = [naming.products.get(p, frozenset()) for p in candidates]
+    return len(set(products)) == len(products)
 
 def validate_generation(name: str, profiles: Sequence[ProfileInfo]) -> str:
     """An explicit generation → its profile name (a name or any label, any case); else a one-line error."""
