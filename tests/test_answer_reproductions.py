@@ -376,3 +376,10 @@ def test_a_partial_version_of_one_product_asks_when_one_release_answers_and_anot
     obj = ask(corvane, "Does agent 2 still read agent.yaml?")
     assert obj.outcome == "ask" and obj.answers == []
     assert [c.generation for c in obj.choices] == ["agent-2.0.0", "agent-2.1.0"]
+
+
+def test_an_environment_variable_is_found_only_as_written_not_as_its_words(corvane):
+    # CORVANE_VAULT arrives in CLI 2.3.0; the 2.0.0 content says "Corvane" and "vault" everywhere.
+    obj = ask(corvane, "In Corvane CLI 2.0.0, can I set the default vault with the CORVANE_VAULT environment variable?")
+    assert obj.outcome == "refuse" and "CORVANE_VAULT" in obj.refusal.reason
+    assert only_answer(ask(corvane, "What does the CORVANE_VAULT variable set in Corvane CLI 2.3.0?"), "cli-2.3.0")

@@ -1,7 +1,7 @@
 """The doc set's own vocabulary: abbreviations it defines and command names its writers mark as code."""
 
 from valid.answer.abbreviations import defined_in
-from valid.answer.question import acronyms, anchors, asking_span
+from valid.answer.question import acronyms, anchor_in, anchors, asking_span
 from valid.answer.text import terms
 from valid.answer.vocabulary import command_names
 
@@ -78,3 +78,12 @@ def test_abbreviations_in_capitals_are_read_except_alternatives_and_names():
     assert acronyms("How are the chips of a TPU v5p VM split between NUMA nodes?", ignore=["TPU v5p"]) == ["vm", "numa"]
     assert acronyms("Is the agent configuration file YAML or TOML?") == []
     assert acronyms("I use GKE. Which zone?") == []  # the reader's situation, not the question
+
+
+def test_a_name_in_constant_case_is_found_only_as_written():
+    (anchor,) = anchors("Which value does MAX_RETRY_COUNT take?")
+    assert not anchor_in(anchor, "The max retry count is 3.")
+    assert anchor_in(anchor, "Set MAX_RETRY_COUNT to 3.")
+    # A code-form name of ordinary words keeps its word match: `partial-resize` is "partial resize".
+    (compound,) = anchors("What does the partial-resize command do?")
+    assert anchor_in(compound, "A partial resize keeps the slice running.")

@@ -156,13 +156,18 @@ def _is_code_form(word: str) -> bool:
     return bool(_HAS_DIGIT.search(core))  # E1234, ipv6, tls13
 
 
+_EXACT_NAME = re.compile(r"\w_\w")
+
+
 def anchor_pattern(anchor: Anchor) -> re.Pattern:
     """How an anchor is found in a chunk: case-insensitive, any of `-`, `_`, `.`, space between its
     parts, not inside a longer token."""
     if anchor.kind in ("code", "quoted"):
         words = [re.escape(w) for w in anchor.text.split()]
         body = r"\s+".join(words)
-    elif anchor.kind == "flag":
+    elif anchor.kind == "flag" or _EXACT_NAME.search(anchor.text):
+        # A flag, and a name in CONSTANT_CASE or snake_case (a variable, a setting), is written
+        # one way: CORVANE_VAULT is not "a Corvane vault".
         body = re.escape(anchor.text)
     else:
         body = r"[-_./: ]?".join(re.escape(p) for p in anchor.parts)
@@ -175,7 +180,7 @@ def anchor_in(anchor: Anchor, text: str) -> bool:
     ("single-host"), with all its words in text."""
     if anchor_pattern(anchor).search(text):
         return True
-    if anchor.kind == "identifier" and all(p.isalpha() and len(p) > 1 for p in anchor.parts):
+    if anchor.kind == "identifier" and not _EXACT_NAME.search(anchor.text) and all(p.isalpha() and len(p) > 1 for p in anchor.parts):
         have = terms(text)
         wanted = {stem(p) for p in anchor.parts if p not in STOPWORDS}
         return all(w in have or w in with_typos_resolved({w}, have) - {w} for w in wanted)
