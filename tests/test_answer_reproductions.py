@@ -383,3 +383,8 @@ def test_an_environment_variable_is_found_only_as_written_not_as_its_words(corva
     obj = ask(corvane, "In Corvane CLI 2.0.0, can I set the default vault with the CORVANE_VAULT environment variable?")
     assert obj.outcome == "refuse" and "CORVANE_VAULT" in obj.refusal.reason
     assert only_answer(ask(corvane, "What does the CORVANE_VAULT variable set in Corvane CLI 2.3.0?"), "cli-2.3.0")
+
+
+def test_a_value_question_naming_a_flag_answers_with_the_line_that_sets_it(sample):
+    answer = only_answer(ask(sample, "What --accelerator-type do I give gcloud for a single-host Trillum VM?"), "v6e")
+    assert answer.answer == "--accelerator-type=v6e-8"

@@ -43,6 +43,7 @@ KIND_FIT = 1.6  # a unit that can answer the question's kind
 KIND_MISFIT = 0.35  # one that cannot
 ANCHOR_FIT = 1.8  # per anchor the unit holds
 FAMILY_FIT = 1.8
+FLAG_VALUE_FIT = 3.0  # a value question naming a flag: the unit sets that flag to a concrete value
 PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one phrase
 SPECIFIC_VALUE_BOOST = 1.7  # on top of specific_boost, for count and value questions  # a quantity in the unit family the question asks for (memory → GiB)
 _NEGATION = re.compile(
@@ -353,6 +354,18 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
     return True
 
 
+def _sets_flag(asked: Asked, text: str) -> bool:
+    """The text gives a flag the question names a concrete value (`--accelerator-type=v6e-8`, not
+    `--zone=${ZONE}`)."""
+    for anchor in asked.anchors:
+        if anchor.kind != "flag":
+            continue
+        for match in re.finditer(re.escape(anchor.text) + r"(?:=|[ \t]+)(\S+)", text):
+            if not _PLACEHOLDER.search(match.group(1)) and not match.group(1).startswith("-"):
+                return True
+    return False
+
+
 def _denies(text: str, asked: frozenset[str]) -> bool:
     """A negation followed within three words by a word the question asks about."""
     for match in _NEGATION.finditer(text):
@@ -451,6 +464,9 @@ class OfflineExtractive:
             weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
             weight *= KIND_FIT if _kind_fits(asked, unit) else KIND_MISFIT
             weight *= ANCHOR_FIT ** len(held)
+            if asked.kind == "value" and _sets_flag(asked, evidence):
+                # "What --accelerator-type do I give": the line that gives the flag its value.
+                weight *= FLAG_VALUE_FIT
             # A compound the question writes ("sign-in", "single-host") said as one phrase, with a
             # hyphen or a space: "Sign in with …" says it, "Sign out …, sign in again" does not.
             weight *= PHRASE_FIT ** sum(1 for p in compounds if p.search(evidence))
@@ -552,6 +568,7 @@ def answer_line(unit: Unit, asked: Asked) -> str:
     else:
         pieces = [p.strip() for p in _pieces(Unit(0, 0, "paragraph", unit.text, ""))]
         line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code, unit.topic), len(terms(p) & asked.terms)))
+    line = re.sub(r"\s+\\$", "", line)  # one line of a command continued on the next: not its backslash
     if asked.kind == "yesno":
         verdict = "No." if _NEGATION.search(line) else "Yes."
         # A table row keeps its own line, so its label stays the label of its value.
