@@ -388,3 +388,11 @@ def test_an_environment_variable_is_found_only_as_written_not_as_its_words(corva
 def test_a_value_question_naming_a_flag_answers_with_the_line_that_sets_it(sample):
     answer = only_answer(ask(sample, "What --accelerator-type do I give gcloud for a single-host Trillum VM?"), "v6e")
     assert answer.answer == "--accelerator-type=v6e-8"
+
+
+def test_a_wildcard_version_asks_among_the_releases_under_it(corvane):
+    obj = ask(corvane, "Will the 2.x agent still read my old YAML configuration file?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["agent-2.0.0", "agent-2.1.0"]
+    obj = ask(corvane, "In CLI 1.x, how do I sign in?")
+    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0"]

@@ -87,3 +87,8 @@ def test_a_name_in_constant_case_is_found_only_as_written():
     # A code-form name of ordinary words keeps its word match: `partial-resize` is "partial resize".
     (compound,) = anchors("What does the partial-resize command do?")
     assert anchor_in(compound, "A partial resize keeps the slice running.")
+
+
+def test_a_prose_compound_after_a_one_word_program_name_is_no_command():
+    commands = {"corvane-agent reload", "corvane-agent status"}
+    assert anchors("How do I make corvane-agent re-read its configuration?", commands=commands) == []

@@ -107,8 +107,8 @@ def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, in
     """Command lines the doc set does not have, written in plain words: the leading words of one of its
     commands followed by words of the same make ("gcloud compute tpus queued-resources create" where
     the doc set has "gcloud compute tpus tpu-vm create"). They continue while each word is code-form
-    (`queued-resources`) or a word of one of its commands (`create`, `list`), and need either two
-    leading words or a code-form word, so "corvane can" or "gcloud to" is never a command."""
+    (`queued-resources`) or a word of one of its commands (`create`, `list`), after at least two
+    leading words: "corvane can", "gcloud to" or "corvane-agent re-read" is never a command."""
     commands = [c.lower().split() for c in commands]
     prefixes = {tuple(c[:n]) for c in commands for n in range(1, len(c))}
     command_words = {w for c in commands for w in c}
@@ -118,11 +118,10 @@ def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, in
         lead = max((n for n in range(1, len(words) - i) if tuple(w.group().lower() for w in words[i : i + n]) in prefixes), default=0)
         if not lead:
             continue
-        end, coded = i + lead, False
+        end = i + lead
         while end < len(words) and (_is_code_form(words[end].group()) or words[end].group().lower() in command_words):
-            coded = coded or _is_code_form(words[end].group())
             end += 1
-        if end > i + lead and (lead >= 2 or coded):
+        if end > i + lead and lead >= 2:
             found.append((words[i].start(), words[end - 1].end(), question[words[i].start() : words[end - 1].end()]))
     return found
 

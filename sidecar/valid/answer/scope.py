@@ -179,6 +179,7 @@ def resolve_scope(
             words_of.setdefault(named[0], []).append(word)
         elif named:
             version_candidates += [p for p in named if p not in version_candidates]
+            matched.append(word)  # it narrowed the scope: a name, never what is asked about
         else:
             unknown.append(word)
 
@@ -244,6 +245,7 @@ def search_text(question: str, resolution: ScopeResolution, profile: str) -> str
 
 _SHAPE = re.compile(r"^([a-z]*)(\d+)([a-z]*)$")
 _DOTTED = re.compile(r"^v?(\d+(?:\.\d+)+)$")
+_WILDCARD = re.compile(r"^v?(\d+(?:\.\d+)*)(?:\.[x*])+$")
 _VERSION_WORD = re.compile(r"^(?:v|version|release|rel)$")
 # Words a label may hold that say nothing about which product it is.
 _GENERIC = frozenset("version release edition reference guide docs documentation the and for of".split())
@@ -352,8 +354,11 @@ def _versions_named(words, used, profiles, naming) -> list[tuple[str, list[str],
         dotted = _DOTTED.match(word.lower)
         before = words[i - 1].norm if i else ""
         bare = re.fullmatch(r"v?(\d+)", word.lower)
+        wildcard = _WILDCARD.match(word.lower)
         if dotted:
             wanted = dotted.group(1)
+        elif wildcard:
+            wanted = wildcard.group(1)  # "2.x", "2.3.x": every version under it
         elif bare and (_VERSION_WORD.match(before) or before in naming.product_words or word.lower.startswith("v")):
             wanted = bare.group(1)
         else:
