@@ -396,3 +396,9 @@ def test_a_wildcard_version_asks_among_the_releases_under_it(corvane):
     assert [c.generation for c in obj.choices] == ["agent-2.0.0", "agent-2.1.0"]
     obj = ask(corvane, "In CLI 1.x, how do I sign in?")
     assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0"]
+
+
+def test_a_program_named_after_its_product_narrows_the_choices_to_that_product(corvane):
+    obj = ask(corvane, "How do I make corvane-agent re-read its configuration without a restart?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]

@@ -290,7 +290,8 @@ class NamingPattern:
 
     def products_named(self, words: list[_Word]) -> list[str]:
         """Profiles of the products the question names, when it names some but not all products."""
-        said = {w.norm for w in words}
+        # A program named after its product ("corvane-agent") names the product too.
+        said = {part for w in words for part in [w.norm, *map(_normalise, re.split(r"[-_]", w.lower))]}
         distinctive = {w for ws in self.products.values() for w in ws} - _common(self.products.values())
         named = said & distinctive
         if not named:
