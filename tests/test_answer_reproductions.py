@@ -402,3 +402,17 @@ def test_a_program_named_after_its_product_narrows_the_choices_to_that_product(c
     obj = ask(corvane, "How do I make corvane-agent re-read its configuration without a restart?")
     assert obj.outcome == "ask"
     assert [c.generation for c in obj.choices] == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
+
+
+def test_a_clipped_word_matches_its_full_form(corvane):
+    # "config" is "configuration" clipped; the section says "The configuration file is …".
+    answer = only_answer(ask(corvane, "Where does Corvane Agent 2.1.0 keep its config?"), "agent-2.1.0")
+    assert "/etc/corvane/agent.toml" in answer.answer
+
+
+def test_another_products_section_titles_do_not_make_a_word_missing(corvane):
+    # Only the CLI has a section titled "Location"; that says nothing of what the agent lacks.
+    # A noun-phrase question naming the file's location wants a file path, not "/metrics".
+    answer = only_answer(ask(corvane, "Corvane Agent 2.1.0 settings file location?"), "agent-2.1.0")
+    assert "/etc/corvane/agent.toml" in answer.answer
+    assert "~/.config/corvane/config.toml" in only_answer(ask(corvane, "Corvane CLI 2.4.1 config file path?"), "cli-2.4.1").answer

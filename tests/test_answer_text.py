@@ -83,3 +83,8 @@ def test_at_all_and_before_are_not_words_an_answer_must_share():
     # "What do I need before I can get capacity at all?": a sentence with "all" and "before" in it
     # is not nearer the answer for them.
     assert terms("at all before") == set()
+
+
+def test_clipped_words_bring_their_full_form():
+    assert {"config", "configuration"} <= terms("the config file")
+    assert {"max", "maximum", "job"} <= terms("max_jobs")

@@ -59,8 +59,11 @@ def assess(
     abbreviations: Abbreviations = Abbreviations(),
     names: Sequence[str] = (),
     abbreviated: Sequence[str] = (),
+    peers: Sequence[str] | None = None,
 ) -> Answerability:
-    """What of the question's anchors and content words the content in scope for `profile` lacks."""
+    """What of the question's anchors and content words the content in scope for `profile` lacks.
+    `peers` are the other versions of the same product (default: `profiles`): a content word is
+    decided by them only, since another product's topics say nothing of what this one lacks."""
     result = Answerability()
     seen = "\n".join(f"{c.title}\n{c.text}" for c in evidence)
     # A word of "high-bandwidth memory" is there when the content writes "HBM" (abbreviations.py).
@@ -87,11 +90,12 @@ def assess(
     for word in words:
         if len(word) < MIN_WORD or word in STOPWORDS or stem(word) in have or _has_word(release, word, profile):
             continue
-        others = _titling(release, word, [p for p in profiles if p != profile])
+        siblings = [p for p in (profiles if peers is None else peers) if p != profile]
+        others = _titling(release, word, siblings)
         if not others and word in abbreviated:
             # An abbreviation names one technical thing: another generation's content writing it
             # at all (not only in a title) says this one lacks the thing ("NUMA nodes" on v5p).
-            others = _mentioning(release, word, [p for p in profiles if p != profile])
+            others = _mentioning(release, word, siblings)
         if others:
             named = word.upper() if word in abbreviated else word  # as the question writes it
             result.missing.append(named)

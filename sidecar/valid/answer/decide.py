@@ -204,6 +204,11 @@ class AnswerEngine:
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
         self._order = {p.name: i for i, p in enumerate(self.profiles)}
+        # The versions of each value's own product (all values, when the labels name one product).
+        products = scoping.naming_pattern(self.profiles).products
+        self._peers = {
+            p.name: [q.name for q in self.profiles if products.get(q.name) == products.get(p.name)] for p in self.profiles
+        }
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
@@ -399,6 +404,7 @@ class AnswerEngine:
             self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
             names=proper_names(run.question, self._names(run.resolution)),
             abbreviated=acronyms(run.question, self._names(run.resolution)),
+            peers=self._peers[profile],
         )
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
@@ -560,7 +566,7 @@ class AnswerEngine:
         for p in profiles:
             found = assess(
                 self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations,
-                names=asked_names, abbreviated=abbreviated,
+                names=asked_names, abbreviated=abbreviated, peers=[q for q in pool if q in self._peers[p]],
             )
             # A value whose content says the thing was removed answers "does it still…" with
             # that notice: a choice worth offering, refused with the notice once chosen.

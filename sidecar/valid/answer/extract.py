@@ -316,7 +316,11 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
         # A path, file or URL. Whether it is the one asked about is for the ranking to say: the
         # sentence stating it ("The configuration file is /etc/…") often shares no word with the
         # question, while the section it sits in does.
-        return bool(_PATH.search(_PLACEHOLDER.sub(" ", text)))
+        paths = _PATH.findall(_PLACEHOLDER.sub(" ", text))
+        if "fil" in asked.terms:
+            # "Where is the settings file": a file has a name with an extension, not "/metrics".
+            return any(re.search(r"\w\.[A-Za-z0-9]{1,5}$", p.rstrip(".")) for p in paths)
+        return bool(paths)
     if kind == "value":
         cells = _row_cells(text)
         # A table row states its value in the cells after its label; a negation must be about the

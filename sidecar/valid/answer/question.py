@@ -207,7 +207,11 @@ _INTERROGATIVE = re.compile(r"\b(?:what|which|how|where|when|who|why|is|are|does
 _COUNT_NOUNS = frozenset("capacity size limit limits maximum minimum count number amount".split())
 _PROCEDURE = re.compile(r"\b(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\s+to|steps?\s+(?:to|for)|procedure|walk\s+me\s+through)\b", re.I)
 _YESNO = re.compile(r"^\s*(?:(?:so|and|but|also|ok|okay)[,\s]+)?(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were)\b(?!\s+(?:i|we|you)\s+(?:need\s+to\s+)?(?:do|use|pass|set|run|create)\b)", re.I)
-_WHERE = re.compile(r"\bwhere\s+(?:is|are|does|do|did|can|should|will|would)\b", re.I)
+_WHERE = re.compile(
+    # "Where is…", or a question naming the location it wants ("config file path?", "the file's location").
+    r"\bwhere\s+(?:is|are|does|do|did|can|should|will|would)\b|\b(?:file|directory|folder)(?:'s)?\s+(?:path|location)\b",
+    re.I,
+)
 _VALUE = re.compile(r"\b(?:which|what(?:'s|\s+is|\s+are)?)\b", re.I)
 # The things whose answer is a value written in code form or as an exact string: "which zone",
 # "what is the default", "which --version flag value". (Which frameworks, which regions are

@@ -16,6 +16,16 @@ STOPWORDS = frozenset(
     per so that the their them there these this to use using was we what when where which who why will with
     you your am me should need want run running get got any each many much all before""".split()
 )
+# Words readers (and writers) clip: "config" says "configuration". English, not any doc set's.
+CLIPPED = {
+    "config": "configuration", "configs": "configurations", "repo": "repository", "repos": "repositories",
+    "env": "environment", "dir": "directory", "dirs": "directories", "auth": "authentication",
+    "admin": "administrator", "info": "information", "app": "application", "apps": "applications",
+    "spec": "specification", "specs": "specifications", "max": "maximum", "min": "minimum",
+    "docs": "documentation", "param": "parameter", "params": "parameters", "arg": "argument",
+    "args": "arguments", "perf": "performance", "mem": "memory", "prod": "production", "sec": "second",
+    "secs": "seconds", "mins": "minutes", "approx": "approximately", "temp": "temporary",
+}  # fmt: skip
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_.=][a-z0-9]+)*")
 _FUZZY_MIN = 5
 COMPOUND_PART_WEIGHT = 0.75
@@ -48,6 +58,8 @@ def terms(text: str) -> set[str]:
         for part in parts:
             if part and part not in STOPWORDS:
                 out.add(stem(part))
+                if part in CLIPPED:
+                    out.add(stem(CLIPPED[part]))
     return out
 
 
