@@ -416,3 +416,9 @@ def test_another_products_section_titles_do_not_make_a_word_missing(corvane):
     answer = only_answer(ask(corvane, "Corvane Agent 2.1.0 settings file location?"), "agent-2.1.0")
     assert "/etc/corvane/agent.toml" in answer.answer
     assert "~/.config/corvane/config.toml" in only_answer(ask(corvane, "Corvane CLI 2.4.1 config file path?"), "cli-2.4.1").answer
+
+
+def test_a_default_asked_for_without_the_word_answers_the_default_not_the_limit(corvane):
+    # 1.4.0 runs 2 jobs at a time by default, up to 8 (its notes: "up to 8 jobs can run at the same time").
+    answer = only_answer(ask(corvane, "With agent 1.4.0, how many jobs can run concurrently unless I raise the limit?"), "agent-1.4.0")
+    assert answer.answer.startswith("max_jobs | 2")

@@ -92,3 +92,11 @@ def test_a_name_in_constant_case_is_found_only_as_written():
 def test_a_prose_compound_after_a_one_word_program_name_is_no_command():
     commands = {"corvane-agent reload", "corvane-agent status"}
     assert anchors("How do I make corvane-agent re-read its configuration?", commands=commands) == []
+
+
+def test_a_default_is_asked_for_in_several_words():
+    from valid.answer.question import asks_default
+
+    assert asks_default("How many run unless I change it?") and asks_default("What is set out of the box?")
+    assert asks_default("Which level applies if I don't change anything?")
+    assert not asks_default("How do I change the level?")

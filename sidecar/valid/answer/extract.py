@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import NUMBER_WORDS, scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_for_code, asks_where, content_words, counted, kind_of_noun, question_kind
+from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, kind_of_noun, question_kind
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -256,6 +256,8 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+(?:generation|release|version|edition|series)s?\b", request.question, re.I)
     ]
     wanted = with_typos_resolved(content_words(request.question, names), vocabulary) - _name_terms(names)
+    if asks_default(request.question):
+        wanted |= {"default"}  # "unless I change it", "out of the box": the value is the default
     versions = {v for n in names for v in re.findall(r"\d+(?:\.\d+)+", n)}
     spelled = sorted({n for n in [*names, *versions] if n.strip()}, key=len, reverse=True)
     pattern = re.compile("|".join(rf"(?<![\w.-]){re.escape(n)}(?![\w-]|\.\d)" for n in spelled), re.I) if spelled else None

@@ -273,6 +273,20 @@ def asks_where(question: str) -> bool:
     return bool(_WHERE.search(question))
 
 
+_DEFAULT_ASKED = re.compile(
+    r"\b(?:unless|until|if|when)\s+(?:i|we|you|they)\s+(?:change|set|raise|lower|override|configure|touch)\b|"
+    r"\bif\s+(?:i|we|you)\s+(?:leave|don't\s+(?:change|set|touch)|do\s+not\s+(?:change|set|touch))\b|"
+    r"\bout\s+of\s+the\s+box\b|\bleft\s+(?:alone|unset|as\s+is)\b|\bwithout\s+(?:changing|setting|configuring)\b",
+    re.I,
+)
+
+
+def asks_default(question: str) -> bool:
+    """The question asks for a default without the word: "how many run unless I change it", "out of
+    the box", "if I leave the setting alone"."""
+    return bool(_DEFAULT_ASKED.search(question))
+
+
 def asks_for_code(question: str) -> bool:
     """The question wants a command or code as its answer ("give me the gcloud command to…")."""
     return bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_ASKED)
