@@ -422,3 +422,11 @@ def test_a_default_asked_for_without_the_word_answers_the_default_not_the_limit(
     # 1.4.0 runs 2 jobs at a time by default, up to 8 (its notes: "up to 8 jobs can run at the same time").
     answer = only_answer(ask(corvane, "With agent 1.4.0, how many jobs can run concurrently unless I raise the limit?"), "agent-1.4.0")
     assert answer.answer.startswith("max_jobs | 2")
+
+
+def test_a_procedure_answer_starts_at_its_first_step(corvane):
+    # The task's title matches the question; its last step ("Answer y to delete them") is the
+    # shortest and used to be the answer line.
+    answer = only_answer(ask(corvane, "How do I keep a vault in step with a directory in Corvane CLI 2.4.1?"), "cli-2.4.1")
+    assert "corvane sync" in answer.answer and "--delete" in answer.answer
+    assert "Answer y" in " ".join(s.text for s in answer.steps)  # the later step still follows

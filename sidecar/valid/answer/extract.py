@@ -524,6 +524,9 @@ class OfflineExtractive:
         for i, unit in enumerate(chosen):
             first.setdefault(unit.chunk_id, i)
         chosen.sort(key=lambda u: (first[u.chunk_id], u.position))
+        if asked.kind == "procedure" and chosen[0].kind == "step":
+            # A procedure starts at its first step, not at the step that shares most words.
+            answer = answer_line(chosen[0], asked)
         return Draft(
             scope=list(request.scope),
             answer=answer,
