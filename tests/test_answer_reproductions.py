@@ -430,3 +430,14 @@ def test_a_procedure_answer_starts_at_its_first_step(corvane):
     answer = only_answer(ask(corvane, "How do I keep a vault in step with a directory in Corvane CLI 2.4.1?"), "cli-2.4.1")
     assert "corvane sync" in answer.answer and "--delete" in answer.answer
     assert "Answer y" in " ".join(s.text for s in answer.steps)  # the later step still follows
+
+
+def test_the_default_of_a_flag_comes_from_the_row_that_defines_it_not_an_example(corvane):
+    # The options table was not among the retrieved chunks; the example "--parallel 12" was.
+    answer = only_answer(ask(corvane, "default --parallel for Corvane 2.3.0 pushes?"), "cli-2.3.0")
+    assert answer.answer.startswith("--parallel N | 8")
+
+
+def test_an_example_the_question_gives_need_not_be_in_the_docs(corvane):
+    obj = ask(corvane, "Cinderford: how do I skip node_modules and such when pushing, using a list of patterns in a file?")
+    assert "--exclude-from" in only_answer(obj, "cli-2.3.0").answer

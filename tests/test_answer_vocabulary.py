@@ -100,3 +100,9 @@ def test_a_default_is_asked_for_in_several_words():
     assert asks_default("How many run unless I change it?") and asks_default("What is set out of the box?")
     assert asks_default("Which level applies if I don't change anything?")
     assert not asks_default("How do I change the level?")
+
+
+def test_an_example_in_the_question_is_no_anchor():
+    assert anchors("How do I skip node_modules and such when pushing?") == []
+    assert anchors("Can I leave out paths such as build/out?") == []
+    assert [a.text for a in anchors("What does node_modules hold?")] == ["node_modules"]

@@ -75,6 +75,12 @@ def assess(
             result.missing.append(anchor.text)
             result.gone[anchor.text] = removal
             continue
+        if anchor.kind == "flag" and not _defines(anchor, evidence):
+            # A flag's definition (the reference row or item that starts with it: "--parallel N |
+            # 8 | …") says its default and range; tips and examples that use it do not.
+            definition = next((c for c in found if _defines(anchor, [c])), None)
+            if definition is not None and all(definition.id != c.id for c in [*evidence, *result.extra]):
+                result.extra.append(definition)
         if anchor_in(anchor, seen):
             continue
         chunk = next((c for c in found if anchor_in(anchor, f"{c.title}\n{c.text}")), None)
@@ -133,6 +139,12 @@ def _removal(anchor: Anchor, in_scope: Sequence[EvidenceChunk]) -> str | None:
             if anchor_in(anchor, line) and _GONE.search(line):
                 return line.strip().removeprefix("- ")
     return None
+
+
+def _defines(anchor: Anchor, chunks: Sequence[EvidenceChunk]) -> bool:
+    """Some chunk has a line that starts with the flag: a reference row or list item defining it."""
+    starts = re.compile(r"(?m)^[\s*•-]*" + re.escape(anchor.text) + r"(?![\w-])")
+    return any(starts.search(c.text) for c in chunks)
 
 
 def _in_scope(release, anchor: Anchor, profile: str) -> list[EvidenceChunk]:

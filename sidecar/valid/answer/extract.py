@@ -360,14 +360,27 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
     return True
 
 
+def _flag_valued(asked: Asked, text: str) -> bool:
+    """The text gives a flag the question names its value: for "what is the default of --parallel",
+    the reference row that starts with the flag ("--parallel N | 8 | …"); otherwise the line that
+    sets it ("What --accelerator-type do I give": `--accelerator-type=v6e-8`), not an example."""
+    if "default" in asked.terms:
+        flags = [a.text for a in asked.anchors if a.kind == "flag"]
+        return any(re.search(r"(?m)^[\s*•-]*" + re.escape(f) + r"(?![\w-])", text) for f in flags)
+    return _sets_flag(asked, text)
+
+
 def _sets_flag(asked: Asked, text: str) -> bool:
     """The text gives a flag the question names a concrete value (`--accelerator-type=v6e-8`, not
     `--zone=${ZONE}`)."""
     for anchor in asked.anchors:
         if anchor.kind != "flag":
             continue
-        for match in re.finditer(re.escape(anchor.text) + r"(?:=|[ \t]+)(\S+)", text):
-            if not _PLACEHOLDER.search(match.group(1)) and not match.group(1).startswith("-"):
+        for match in re.finditer(re.escape(anchor.text) + r"(=|[ \t]+)(\S+)", text):
+            value = match.group(2).rstrip(".,;:")
+            # After a space only something shaped like a value ("--parallel 12"), not "when".
+            shaped = match.group(1) == "=" or re.search(r"\d|[-_./:]", value)
+            if shaped and not _PLACEHOLDER.search(value) and not value.startswith("-"):
                 return True
     return False
 
@@ -470,8 +483,7 @@ class OfflineExtractive:
             weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
             weight *= KIND_FIT if _kind_fits(asked, unit) else KIND_MISFIT
             weight *= ANCHOR_FIT ** len(held)
-            if asked.kind == "value" and _sets_flag(asked, evidence):
-                # "What --accelerator-type do I give": the line that gives the flag its value.
+            if asked.kind == "value" and _flag_valued(asked, evidence):
                 weight *= FLAG_VALUE_FIT
             # A compound the question writes ("sign-in", "single-host") said as one phrase, with a
             # hyphen or a space: "Sign in with …" says it, "Sign out …, sign in again" does not.

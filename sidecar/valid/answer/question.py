@@ -100,7 +100,18 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
         word = match.group()
         if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or _code_word_near(question, match)):
             add(match.start(), match.end(), word, "identifier")
-    return [anchor for _, anchor in sorted(found, key=lambda item: item[0])]
+    return [anchor for start, anchor in sorted(found, key=lambda item: item[0]) if not _example(question, start, anchor)]
+
+
+# "skip node_modules and such", "files like *.tmp", "such as .git": an example of what is asked
+# about, which the documentation need not name.
+_EXAMPLE_BEFORE = re.compile(r"\b(?:like|such\s+as|e\.g\.?|for\s+example|for\s+instance|say)[\s,:]*$", re.I)
+_EXAMPLE_AFTER = re.compile(r"^[`'\"”]?[\s,]*(?:and|or)\s+(?:such|the\s+like|similar|so\s+on|others)\b|^[`'\"”]?[\s,]*etc\b", re.I)
+
+
+def _example(question: str, start: int, anchor: Anchor) -> bool:
+    end = question.find(anchor.text, start) + len(anchor.text)
+    return bool(_EXAMPLE_BEFORE.search(question[:start]) or _EXAMPLE_AFTER.search(question[end:]))
 
 
 def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, int, str]]:
