@@ -441,3 +441,14 @@ def test_the_default_of_a_flag_comes_from_the_row_that_defines_it_not_an_example
 def test_an_example_the_question_gives_need_not_be_in_the_docs(corvane):
     obj = ask(corvane, "Cinderford: how do I skip node_modules and such when pushing, using a list of patterns in a file?")
     assert "--exclude-from" in only_answer(obj, "cli-2.3.0").answer
+
+
+def test_which_file_is_answered_with_the_files_path(corvane):
+    answer = only_answer(ask(corvane, "Which configuration file does Corvane CLI 2.3.0 read?"), "cli-2.3.0")
+    assert "~/.config/corvane/config.toml" in answer.answer
+
+
+def test_a_default_asked_in_several_words_is_searched_as_a_default(corvane):
+    # "unless I change it" is said as "by default": its words no longer dilute the question's.
+    answer = only_answer(ask(corvane, "corvane-agent 2.0.0: how many backup jobs run at once unless I change it?"), "agent-2.0.0")
+    assert "4" in answer.answer

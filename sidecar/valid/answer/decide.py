@@ -50,7 +50,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import acronyms, anchors, proper_names, question_words
+from valid.answer.question import acronyms, anchors, proper_names, question_words, with_default_said
 from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
@@ -220,7 +220,7 @@ class AnswerEngine:
         progress = progress or _silent
         resolution = self.resolve_scope(question, generation, stages)
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
-        searched = self.abbreviations.expand(question)
+        searched = self.abbreviations.expand(with_default_said(question))
         progress("scope", {"scope": list(resolution.profiles), "matched": list(resolution.matched)})
         # Comparison and availability questions have their own flow (valid.answer.compare_flow).
         kind = comparison_kind(question, resolution, self.owned)

@@ -220,7 +220,9 @@ _PROCEDURE = re.compile(r"\b(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\
 _YESNO = re.compile(r"^\s*(?:(?:so|and|but|also|ok|okay)[,\s]+)?(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were)\b(?!\s+(?:i|we|you)\s+(?:need\s+to\s+)?(?:do|use|pass|set|run|create)\b)", re.I)
 _WHERE = re.compile(
     # "Where is…", or a question naming the location it wants ("config file path?", "the file's location").
-    r"\bwhere\s+(?:is|are|does|do|did|can|should|will|would)\b|\b(?:file|directory|folder)(?:'s)?\s+(?:path|location)\b",
+    r"\bwhere\s+(?:is|are|does|do|did|can|should|will|would)\b|\b(?:file|directory|folder)(?:'s)?\s+(?:path|location)\b|"
+    # "Which configuration file does it read?": a file is named by its path.
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:file|directory|folder)\b(?!\s+(?:format|type|size|name))",
     re.I,
 )
 _VALUE = re.compile(r"\b(?:which|what(?:'s|\s+is|\s+are)?)\b", re.I)
@@ -285,7 +287,8 @@ def asks_where(question: str) -> bool:
 
 
 _DEFAULT_ASKED = re.compile(
-    r"\b(?:unless|until|if|when)\s+(?:i|we|you|they)\s+(?:change|set|raise|lower|override|configure|touch)\b|"
+    r"\b(?:unless|until|if|when)\s+(?:i|we|you|they)\s+(?:change|set|raise|lower|override|configure|touch)\b"
+    r"(?:\s+(?:it|that|this|them|anything))?|"
     r"\bif\s+(?:i|we|you)\s+(?:leave|don't\s+(?:change|set|touch)|do\s+not\s+(?:change|set|touch))\b|"
     r"\bout\s+of\s+the\s+box\b|\bleft\s+(?:alone|unset|as\s+is)\b|\bwithout\s+(?:changing|setting|configuring)\b",
     re.I,
@@ -296,6 +299,13 @@ def asks_default(question: str) -> bool:
     """The question asks for a default without the word: "how many run unless I change it", "out of
     the box", "if I leave the setting alone"."""
     return bool(_DEFAULT_ASKED.search(question))
+
+
+def with_default_said(question: str) -> str:
+    """The question with a default asked for in several words said as one ("how many run unless I
+    change it" → "how many run by default"): what retrieval searches, so the phrase's words
+    (unless, change) neither dilute the coverage of the question's words nor pull in other text."""
+    return _DEFAULT_ASKED.sub("by default", question)
 
 
 def asks_for_code(question: str) -> bool:
