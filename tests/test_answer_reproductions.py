@@ -452,3 +452,11 @@ def test_a_default_asked_in_several_words_is_searched_as_a_default(corvane):
     # "unless I change it" is said as "by default": its words no longer dilute the question's.
     answer = only_answer(ask(corvane, "corvane-agent 2.0.0: how many backup jobs run at once unless I change it?"), "agent-2.0.0")
     assert "4" in answer.answer
+
+
+def test_whether_a_release_states_an_answer_is_judged_on_what_the_answerer_would_read(corvane):
+    # The shared search brought 2.4.1's limits table below its top chunks; answering would have
+    # read it, so offering reads it too.
+    obj = ask(corvane, "Corvane CLI 2: what is the largest file a push accepts?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]

@@ -361,7 +361,7 @@ class AnswerEngine:
         offered = [p for p in offered if self._has_own(retrievals[p], pool)] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
-        offered = [p for p in offered if self._states_answer(question, p, retrievals[p].chunks)] or offered
+        offered = [p for p in offered if self._states_answer(question, p, self._evidence(retrievals[p]))] or offered
         # And one another value clearly out-matches on both the question's words and meaning
         # (its releases have a topic on it; this one only shares generic text) is not either.
         offered = undominated(offered, retrievals)
@@ -551,6 +551,15 @@ class AnswerEngine:
             profiles=[p.name for p in self.profiles],
         )
         return states_an_answer(request)
+
+    def _evidence(self, retrieval: RetrievalOutcome) -> list:
+        """The chunks the answerer would read for this value: its top chunks, then deeper in the same
+        ranking, as many as the generator reads (whether it states an answer is judged on those)."""
+        chunks = list(retrieval.chunks)
+        extra = getattr(self.generator, "evidence_depth", len(chunks)) - len(chunks)
+        if extra > 0:
+            chunks += [c for c in deeper(self.release, retrieval, extra) if all(c.id != k.id for k in chunks)]
+        return chunks
 
     @staticmethod
     def _has_own(retrieval: RetrievalOutcome, pool: Sequence[str]) -> bool:
