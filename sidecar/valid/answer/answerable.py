@@ -142,9 +142,13 @@ def _removal(anchor: Anchor, in_scope: Sequence[EvidenceChunk]) -> str | None:
 
 
 def _defines(anchor: Anchor, chunks: Sequence[EvidenceChunk]) -> bool:
-    """Some chunk has a line that starts with the flag: a reference row or list item defining it."""
-    starts = re.compile(r"(?m)^[\s*•-]*" + re.escape(anchor.text) + r"(?![\w-])")
-    return any(starts.search(c.text) for c in chunks)
+    """Some chunk has a reference row defining the flag: the flag (and its metavariable) in the first
+    cell ("--parallel N | 8 | …"); not a command line that sets it ("  --version=… \\")."""
+    return any(defining_row(anchor.text).search(c.text) for c in chunks)
+
+
+def defining_row(flag: str) -> re.Pattern:
+    return re.compile(r"(?m)^[ \t]*" + re.escape(flag) + r"(?:[ \t]+[A-Z_][A-Z0-9_]*)?[ \t]*\|")
 
 
 def _in_scope(release, anchor: Anchor, profile: str) -> list[EvidenceChunk]:

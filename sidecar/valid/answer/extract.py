@@ -30,6 +30,7 @@ from functools import lru_cache
 from dataclasses import dataclass, replace
 
 from valid.audit.tokens import NUMBER_WORDS, scan
+from valid.answer.answerable import defining_row
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, kind_of_noun, question_kind
@@ -365,8 +366,7 @@ def _flag_valued(asked: Asked, text: str) -> bool:
     the reference row that starts with the flag ("--parallel N | 8 | …"); otherwise the line that
     sets it ("What --accelerator-type do I give": `--accelerator-type=v6e-8`), not an example."""
     if "default" in asked.terms:
-        flags = [a.text for a in asked.anchors if a.kind == "flag"]
-        return any(re.search(r"(?m)^[\s*•-]*" + re.escape(f) + r"(?![\w-])", text) for f in flags)
+        return any(defining_row(a.text).search(text) for a in asked.anchors if a.kind == "flag")
     return _sets_flag(asked, text)
 
 
