@@ -171,8 +171,8 @@ def _computed(kind: str, sides: list[Side], rows: list[ComparisonRow], subject: 
 
 
 @dataclass
-class _Written:
-    """What the writer cost, and why its prose was not used (None: used, or never asked)."""
+class _WriterRun:
+    """What the model writer cost, and its note when its prose was not used (None: used, or not asked)."""
 
     calls: int = 0
     tokens_in: int = 0
@@ -184,11 +184,11 @@ class _Written:
 def _write(engine: "AnswerEngine", question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
     """Gemini's prose in place of the computed summary when it passes its checks; offline, the comparison as is."""
     if engine.generator.name != "gemini" or not rows:
-        return comparison, _Written()
+        return comparison, _WriterRun()
     from valid.answer.compare_generate import write_comparison
 
     written = write_comparison(engine.generator, question, comparison, cited, engine.owned)
-    cost = _Written(written.calls, written.tokens_in, written.tokens_out, written.revisions)
+    cost = _WriterRun(written.calls, written.tokens_in, written.tokens_out, written.revisions)
     if written.summary is not None:
         comparison = comparison.model_copy(update={"summary": written.summary, "statements": written.statements})
     else:
@@ -230,7 +230,7 @@ def _not_used(engine: "AnswerEngine", resolution: ScopeResolution, writer_note: 
 
 
 def _answer_object(
-    engine: "AnswerEngine", resolution: ScopeResolution, comparison, refusal, checks: dict, written: _Written, latency: float
+    engine: "AnswerEngine", resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
 ) -> AnswerObject:
     return AnswerObject(
         outcome="compare" if comparison is not None else "refuse",
