@@ -83,6 +83,12 @@ def test_a_generation_the_docs_do_not_cover_is_refused_and_the_other_side_stays(
     assert all(c.generation == "v6e" for r in answer.comparison.rows for c in r.cells)
 
 
+def test_with_one_documented_side_the_summary_says_there_is_nothing_to_compare_and_names_what_was_left_out(engine):
+    answer = engine.ask("What changed from TPU v4 to TPU v6e?").answer
+    assert answer.comparison.summary == "Only TPU v6e (Trillium) is documented here, so there is nothing to compare it with."
+    assert answer.not_used == "Content profiled only for TPU v5p and TPU7x (Ironwood): not compared, excluded on purpose."
+
+
 def test_availability_answers_yes_or_no_per_generation_with_its_own_evidence(engine, scopes):
     answer = engine.ask("Is TensorFlow still supported on Ironwood, as it is on v5p?").answer
     assert answer.outcome == "compare" and answer.comparison.kind == "availability"

@@ -87,14 +87,9 @@ def export(
     attribute: str | None = None,
     profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None = None,
     labels: Mapping[str, Sequence[str]] | None = None,
-    root: str | os.PathLike | None = None,
-    catalog: str | os.PathLike | None = None,
-    out: str | os.PathLike,
-    progress: Progress | None = None,
-    allow_empty: bool = False,
-    topics_per_run: int = TOPICS_PER_RUN,
-    builds_per_run: int = BUILDS_PER_RUN,
-    jobs: int | None = None,
+    root: str | os.PathLike | None = None, catalog: str | os.PathLike | None = None,
+    out: str | os.PathLike, progress: Progress | None = None, allow_empty: bool = False,
+    topics_per_run: int = TOPICS_PER_RUN, builds_per_run: int = BUILDS_PER_RUN, jobs: int | None = None,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
@@ -111,82 +106,172 @@ def export(
     """
     say = progress or (lambda _stage, _done, _total: None)
     target = output_target(out)
+    docset, subject_scheme = _load_checked(map_path, scheme, root, catalog, say)
+    chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
+    chosen = with_labels(chosen, labels or {})
+    refuse_inputs(target, _inputs(map_path, scheme, catalog, docset, profiles))
+    ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
+    workers = _workers(docset, len(chosen), jobs)
+    names = [p.name for p in chosen]
+    work = Path(tempfile.mkdtemp(prefix="valid-export-"))
+    try:
+        pre = _preprocess(docset, chosen, ditavals, subject_scheme, work, workers, (map_path, root, catalog), say)
+        runs = _run_document_writer(work, docset, chosen, subject_scheme, header_attribute, _unique(pre.warnings))
+        text, batches = _chunk_and_merge(pre, docset, runs, workers, names, (topics_per_run, builds_per_run), say)
+        header, chunks = _checked_output(text, names, allow_empty)
+        say("chunk and merge", max(batches, 1), max(batches, 1))
+        write_text(target, text)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return ExportResult(out=Path(target.given), header=header, chunks=chunks, profiles=tuple(names))
+
+
+def _checked_output(text: str, names: list[str], allow_empty: bool) -> tuple[ExportHeader, int]:
+    """The output's header and chunk count, every line valid; refused when empty unless allowed."""
+    header, chunks = validate_lines(text, names)
+    if not allow_empty:
+        refuse_empty(header.counts.per_profile, chunks, names)
+    return header, chunks
+
+
+def _load_checked(map_path, scheme, root, catalog, say: Progress) -> tuple[DocSet, SubjectScheme | None]:
+    """The doc set, loaded securely, and the --scheme; every profiling value checked against the schemes."""
     say("load", 0, 1)
     docset = load(map_path, root=root, catalog=catalog)
     say("load", 1, 1)
     subject_scheme = load_scheme(scheme) if scheme is not None else None
     for each in _schemes_to_validate(docset, subject_scheme):
         each.validate(docset)
-    chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
-    chosen = with_labels(chosen, labels or {})
-    pairs = list(profiles.items() if isinstance(profiles, Mapping) else profiles or [])
-    refuse_inputs(target, [map_path, scheme, catalog, *docset.files, *(path for _, path in pairs)])
-    ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
+    return docset, subject_scheme
 
+
+def _inputs(map_path, scheme, catalog, docset: DocSet, profiles) -> list:
+    """Every file the export reads (the map, the scheme, the catalog, the doc set, the DITAVALs): never its output."""
+    pairs = list(profiles.items() if isinstance(profiles, Mapping) else profiles or [])
+    return [map_path, scheme, catalog, *docset.files, *(path for _, path in pairs)]
+
+
+def _workers(docset: DocSet, profiles: int, jobs: int | None) -> int:
+    """`jobs`, or as many as the doc set is worth (valid.workers.auto_jobs); at least 1."""
     topics = sum(1 for sf in docset.files.values() if sf.format == "dita")
-    workers = auto_jobs(topics, len(chosen)) if jobs is None else jobs
+    workers = auto_jobs(topics, profiles) if jobs is None else jobs
     if workers < 1:
         raise ConfigError(f"--jobs must be at least 1, not {workers}")
+    return workers
 
-    work = Path(tempfile.mkdtemp(prefix="valid-export-"))
-    try:
-        warnings = list(docset.warnings)
-        for profile in chosen:
-            ditaval = ditavals[profile.name]
-            warnings += [
-                ExportWarning(path=ditaval.source, line=line, feature=feature, message=message)
-                for line, feature, message in ditaval.warnings
-            ]
-            warnings += _undeclared_ditaval_values(ditaval, subject_scheme)
-        tasks = [
-            BuildTask(p.name, p.ditaval, p.source, work / f"profile-{index}") for index, p in enumerate(chosen, 1)
+
+@dataclass(frozen=True)
+class _Preprocessed:
+    """The builds' job files, the unfiltered build's, every warning so far, and how many builds keep each topic file."""
+
+    jobs_files: dict[str, Path]
+    unfiltered: Path
+    warnings: list[ExportWarning]
+    builds: Counter[Path]
+
+
+def _preprocess(
+    docset: DocSet,
+    chosen: list[Profile],
+    ditavals: Mapping,
+    subject_scheme: SubjectScheme | None,
+    work: Path,
+    workers: int,
+    load_args: tuple,
+    say: Progress,
+) -> _Preprocessed:
+    """One job directory per profile and the unfiltered one, under `work`; then the parsed doc set is freed."""
+    warnings = list(docset.warnings) + _ditaval_warnings(chosen, ditavals, subject_scheme)
+    tasks = [
+        BuildTask(p.name, p.ditaval, p.source, work / f"profile-{index}") for index, p in enumerate(chosen, 1)
+    ]
+    built, unfiltered = _build_all(docset, tasks, ditavals, work, workers, load_args, say)
+    build_warnings, builds = _what_builds_kept(built, unfiltered)
+    jobs_files = {each.name: each.job_file for each in built}
+    _free_parsed_docset(docset)
+    say("preprocess", len(chosen) + 1, len(chosen) + 1)
+    return _Preprocessed(jobs_files, unfiltered.job_file, warnings + build_warnings, builds)
+
+
+def _ditaval_warnings(chosen: list[Profile], ditavals: Mapping, subject_scheme: SubjectScheme | None) -> list[ExportWarning]:
+    """Each profile's DITAVAL warnings, then its rules for values the scheme does not declare."""
+    warnings: list[ExportWarning] = []
+    for profile in chosen:
+        ditaval = ditavals[profile.name]
+        warnings += [
+            ExportWarning(path=ditaval.source, line=line, feature=feature, message=message)
+            for line, feature, message in ditaval.warnings
         ]
-        built, unfiltered = _build_all(docset, tasks, ditavals, work, workers, (map_path, root, catalog), say)
-        builds: Counter[Path] = Counter()  # topic file -> the builds that keep it
-        for each in [*built, unfiltered]:
-            warnings += each.warnings
-            builds.update(each.kept)
-        jobs_files = {each.name: each.job_file for each in built}
-        docset.release_trees()
-        gc.collect()  # free now, before the stylesheet runs, whatever the builds left in reference cycles
-        _return_free_memory()
-        say("preprocess", len(chosen) + 1, len(chosen) + 1)
+        warnings += _undeclared_ditaval_values(ditaval, subject_scheme)
+    return warnings
 
-        names = [p.name for p in chosen]
-        # Workers run their batches at the same time: together they hold at most builds_per_run.
-        per_run = builds_per_run if workers == 1 else max(1, builds_per_run // workers)
-        planned = topic_batches(docset, topics_per_run, per_run, builds)
-        batches = len(planned)
-        unique_warnings = _unique(warnings)
 
-        def run_document(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> Path:
-            path = work / name
-            write_run_document(
-                path,
-                docset=docset,
-                profiles=chosen,
-                jobs=batch_jobs,
-                unfiltered=batch_unfiltered,
-                scheme=subject_scheme,
-                attribute=header_attribute,
-                warnings=unique_warnings,
-            )
-            return path
+def _what_builds_kept(built: list[Built], unfiltered: Built) -> tuple[list[ExportWarning], Counter[Path]]:
+    """The builds' warnings, in build order, and for each topic file the number of builds that keep it."""
+    warnings: list[ExportWarning] = []
+    builds: Counter[Path] = Counter()  # topic file -> the builds that keep it
+    for each in [*built, unfiltered]:
+        warnings += each.warnings
+        builds.update(each.kept)
+    return warnings, builds
 
-        text = None
-        if batches > 1:
-            text = _run_batches(planned, docset, jobs_files, unfiltered.job_file, run_document, workers, names, say)
-        if text is None:  # one batch, or batches that cannot be joined exactly
-            say("chunk and merge", 0, 1)
-            text = _xslt().run_export(str(run_document(jobs_files, unfiltered.job_file, "run.xml")))
-        header, chunks = validate_lines(text, names)
-        if not allow_empty:
-            refuse_empty(header.counts.per_profile, chunks, [p.name for p in chosen])
-        say("chunk and merge", max(batches, 1), max(batches, 1))
-        write_text(target, text)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return ExportResult(out=Path(target.given), header=header, chunks=chunks, profiles=tuple(p.name for p in chosen))
+
+def _free_parsed_docset(docset: DocSet) -> None:
+    """Drop the parsed source trees: the builds are done, and the stylesheet needs the memory."""
+    docset.release_trees()
+    gc.collect()  # free now, before the stylesheet runs, whatever the builds left in reference cycles
+    _return_free_memory()
+
+
+def _run_document_writer(
+    work: Path,
+    docset: DocSet,
+    chosen: list[Profile],
+    subject_scheme: SubjectScheme | None,
+    header_attribute: str | None,
+    warnings: list[ExportWarning],
+) -> Callable[[Mapping[str, Path], Path, str], Path]:
+    """A function that writes one batch's run document, named `name`, into `work`, and returns its path."""
+
+    def run_document(batch_jobs: Mapping[str, Path], batch_unfiltered: Path, name: str) -> Path:
+        path = work / name
+        write_run_document(
+            path,
+            docset=docset,
+            profiles=chosen,
+            jobs=batch_jobs,
+            unfiltered=batch_unfiltered,
+            scheme=subject_scheme,
+            attribute=header_attribute,
+            warnings=warnings,
+        )
+        return path
+
+    return run_document
+
+
+def _chunk_and_merge(
+    pre: _Preprocessed,
+    docset: DocSet,
+    run_document: Callable[[Mapping[str, Path], Path, str], Path],
+    workers: int,
+    names: list[str],
+    per_run: tuple[int, int],
+    say: Progress,
+) -> tuple[str, int]:
+    """The stylesheet's output, from the batches joined or one run over every topic file; and the batches planned.
+    `per_run`: at most (topic files, topic builds) per batch."""
+    topics_per_run, builds_per_run = per_run
+    # Workers run their batches at the same time: together they hold at most builds_per_run.
+    builds_per_batch = builds_per_run if workers == 1 else max(1, builds_per_run // workers)
+    planned = topic_batches(docset, topics_per_run, builds_per_batch, pre.builds)
+    text = None
+    if len(planned) > 1:
+        text = _run_batches(planned, docset, pre.jobs_files, pre.unfiltered, run_document, workers, names, say)
+    if text is None:  # one batch, or batches that cannot be joined exactly
+        say("chunk and merge", 0, 1)
+        text = _xslt().run_export(str(run_document(pre.jobs_files, pre.unfiltered, "run.xml")))
+    return text, len(planned)
 
 
 def _run_batches(

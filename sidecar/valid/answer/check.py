@@ -152,9 +152,35 @@ def check_answer(
         owned = MappingOwned(owned)
     scope_set = set(scope)
     given = {chunk.id: chunk for chunk in chunks}
-    failures: list[StepFailure] = []
-    citations = citations_ok = values = values_ok = out_of_scope = 0
+    failures = _draft_failures(draft, scope_set)
+    citations = citations_ok = values = values_ok = 0
+    # Each value checked is grounded or has exactly one failure, so the grounded count is the rest.
+    for index, step in enumerate(draft.steps):
+        chunk = given.get(step.cite)
+        citation = _citation_failure(index, step.cite, chunk, scope_set)
+        checked, ungrounded = _step_ungrounded(index, step.text, chunk)
+        failures += ([citation] if citation else []) + ungrounded
+        citations, citations_ok = citations + 1, citations_ok + int(citation is None)
+        values, values_ok = values + checked, values_ok + checked - len(ungrounded)
+    checked, ungrounded = _answer_ungrounded(draft.answer, chunks)
+    failures += ungrounded
+    values, values_ok = values + checked, values_ok + checked - len(ungrounded)
+    out_of_scope = _out_of_scope(draft, given, chunks, scope_set, owned)
+    failures += out_of_scope
+    return CheckReport(
+        passed=not failures,
+        citations=citations,
+        citations_in_scope=citations_ok,
+        values=values,
+        values_grounded=values_ok,
+        out_of_scope_values=len(out_of_scope),
+        failures=failures,
+    )
 
+
+def _draft_failures(draft: Draft, scope_set: set[str]) -> list[StepFailure]:
+    """A draft that failed, has no steps, or is for another scope than the resolved one."""
+    failures: list[StepFailure] = []
     if draft.error:
         failures.append(StepFailure(step=-1, check="draft_valid", reason=draft.error))
     if not draft.error and not draft.steps:
@@ -167,53 +193,55 @@ def check_answer(
                 reason=f"the draft's scope {sorted(draft.scope)} is not the resolved scope {sorted(scope_set)}",
             )
         )
+    return failures
 
-    for index, step in enumerate(draft.steps):
-        citations += 1
-        chunk = given.get(step.cite)
-        if chunk is None:
+
+def _citation_failure(index: int, cite: str, chunk: EvidenceChunk | None, scope_set: set[str]) -> StepFailure | None:
+    """Check 1 for one step: it cites a chunk given, in scope for every profile of the answer."""
+    if chunk is None:
+        return StepFailure(
+            step=index,
+            check="citations_in_scope",
+            reason=f"step {index + 1} cites {cite!r}, which is not one of the chunks given",
+        )
+    if not scope_set <= set(chunk.scope):
+        return StepFailure(
+            step=index,
+            check="citations_in_scope",
+            reason=f"step {index + 1} cites {chunk.id}, whose scope {chunk.scope} does not include "
+            f"{sorted(scope_set - set(chunk.scope))}",
+        )
+    return None
+
+
+def _step_ungrounded(index: int, text: str, chunk: EvidenceChunk | None) -> tuple[int, list[StepFailure]]:
+    """Check 2 for one step: how many values it has, and one failure per value its cited chunk does not state."""
+    source = citable_text(chunk) if chunk is not None else ""
+    found = tokens.values(source)
+    step_values = tokens.values(text)
+    failures = []
+    for value in step_values:
+        if chunk is None or not tokens.states(source, value, found):
+            where = chunk.id if chunk is not None else "no chunk given"
             failures.append(
                 StepFailure(
                     step=index,
-                    check="citations_in_scope",
-                    reason=f"step {index + 1} cites {step.cite!r}, which is not one of the chunks given",
+                    check="values_grounded",
+                    reason=f"step {index + 1}: the {KIND_NAMES[value.kind]} {_shown(value)} does not appear "
+                    f"in the chunk it cites ({where})",
                 )
             )
-        elif not scope_set <= set(chunk.scope):
-            failures.append(
-                StepFailure(
-                    step=index,
-                    check="citations_in_scope",
-                    reason=f"step {index + 1} cites {chunk.id}, whose scope {chunk.scope} does not include "
-                    f"{sorted(scope_set - set(chunk.scope))}",
-                )
-            )
-        else:
-            citations_ok += 1
-        source = citable_text(chunk) if chunk is not None else ""
-        found = tokens.values(source)
-        for value in tokens.values(step.text):
-            values += 1
-            if chunk is not None and tokens.states(source, value, found):
-                values_ok += 1
-            else:
-                where = chunk.id if chunk is not None else "no chunk given"
-                failures.append(
-                    StepFailure(
-                        step=index,
-                        check="values_grounded",
-                        reason=f"step {index + 1}: the {KIND_NAMES[value.kind]} {_shown(value)} does not appear "
-                        f"in the chunk it cites ({where})",
-                    )
-                )
+    return len(step_values), failures
 
+
+def _answer_ungrounded(answer: str, chunks: Sequence[EvidenceChunk]) -> tuple[int, list[StepFailure]]:
+    """Check 2 for the answer sentence: how many values it has, and a failure per value no chunk given states."""
     sources = [citable_text(chunk) for chunk in chunks]
     found_in = [tokens.values(source) for source in sources]
-    for value in tokens.values(draft.answer):
-        values += 1
-        if any(tokens.states(source, value, found) for source, found in zip(sources, found_in)):
-            values_ok += 1
-        else:
+    answer_values = tokens.values(answer)
+    failures = []
+    for value in answer_values:
+        if not any(tokens.states(source, value, found) for source, found in zip(sources, found_in)):
             failures.append(
                 StepFailure(
                     step=-1,
@@ -221,17 +249,27 @@ def check_answer(
                     reason=f"answer: the {KIND_NAMES[value.kind]} {_shown(value)} does not appear in any chunk given",
                 )
             )
+    return len(answer_values), failures
 
+
+def _out_of_scope(
+    draft: Draft,
+    given: Mapping[str, EvidenceChunk],
+    chunks: Sequence[EvidenceChunk],
+    scope_set: set[str],
+    owned: OwnedLookup,
+) -> list[StepFailure]:
+    """Check 3: one failure per owned value, in the answer or a step, that the whole scope does not own."""
     texts = [(-1, draft.answer)] + [(i, step.text) for i, step in enumerate(draft.steps)]
     cited = {i: [given[step.cite]] if step.cite in given else [] for i, step in enumerate(draft.steps)}
     cited[-1] = list(chunks)
+    failures = []
     for index, text in texts:
         for value, owners in owned_values_in(text, owned):
             if scope_set <= set(owners):
                 continue
             if any(_cross_reference(chunk, value, scope_set, owners) for chunk in cited[index]):
                 continue
-            out_of_scope += 1
             where = "answer" if index < 0 else f"step {index + 1}"
             failures.append(
                 StepFailure(
@@ -241,13 +279,4 @@ def check_answer(
                     f"not to {', '.join(sorted(scope_set - set(owners)))}",
                 )
             )
-
-    return CheckReport(
-        passed=not failures,
-        citations=citations,
-        citations_in_scope=citations_ok,
-        values=values,
-        values_grounded=values_ok,
-        out_of_scope_values=out_of_scope,
-        failures=failures,
-    )
+    return failures

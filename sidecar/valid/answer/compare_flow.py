@@ -17,6 +17,7 @@ docs do not cover is refused in the same answer object, as for answers.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from valid.index.groups import Groups, build_groups, generation_names
@@ -56,38 +57,95 @@ def _groups(release) -> Groups:
 
 
 def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> "AskResult":
+    """Answer a comparison or availability question: scope, retrieve per side, rows, writer, check, log."""
     from valid.answer.decide import AskResult, _QueryMemo, _ms
 
-    release = engine.release
     resolution = with_value_names(question, resolution, engine.owned, [p.name for p in engine.profiles])
     names = generation_names(engine.profiles)
-    every_name = sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
+    every_name = _every_name(names, resolution)
+    query = _side_query(engine, question, every_name)
+    sides = [Side(p, engine._labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
+    embedder = _QueryMemo(engine.embedder)
+    refusal, gap_issues = _unknown_refusal(engine, question, resolution)
+
+    t = time.perf_counter()
+    retrievals = _retrieve(engine, embedder, query, sides)
+    retrieved = {p: list(r.chunks) for p, r in retrievals.items()}
+    stages["retrieve"] = _ms(t)
+
+    t = time.perf_counter()
+    subject, rows, shown = _rows(engine.release, kind, question, resolution, every_name, sides, retrieved, query)
+    stages["compare"] = _ms(t)
+
+    t = time.perf_counter()
+    comparison = _computed(kind, sides, rows, subject)
+    cited = {c.cite: shown[c.cite] for r in rows for c in r.cells if c.cite in shown}
+    comparison, written = _write(engine, question, comparison, cited, rows)
+    stages["generate"] = _ms(t)
+
+    t = time.perf_counter()
+    report = check_comparison(comparison, cited, engine.owned)
+    stages["check"] = _ms(t)
+    if not report.passed:
+        # A computed comparison that fails its own checks is never shown: refuse instead.
+        comparison, refusal = None, _failed_checks_refusal(report)
+    degraded_reasons = _degraded_reasons(retrievals, written.note)
+    latency = _ms(started)
+    stages["total"] = latency
+    answer = _answer_object(engine, resolution, comparison, refusal, _checks(report, written.revisions), written, latency)
+    stages_ms = {k: round(v, 3) for k, v in stages.items()}
+    result = AskResult(answer=answer, degraded=bool(degraded_reasons), degraded_reasons=degraded_reasons, stages_ms=stages_ms)
+    if engine.log is not None:
+        _log(engine, question, resolution, retrievals, result, gap_issues, sides, cited, report)
+    return result
+
+
+def _every_name(names: dict[str, list[str]], resolution: ScopeResolution) -> list[str]:
+    """Every generation's names and the words the question matched, longest first."""
+    return sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
+
+
+def _side_query(engine: "AnswerEngine", question: str, every_name: list[str]) -> str:
     # Every side searches for the same thing: the question without any generation's names.
     query = search_query(question, every_name)
     abbreviations = getattr(engine, "abbreviations", None)
     if abbreviations is not None:  # both forms of an abbreviation the doc set defines, as answers search
         query = abbreviations.expand(query)
-    sides = [Side(p, engine._labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
-    embedder = _QueryMemo(engine.embedder)
-    gap_issues: list[str] = []
-    refusal = None
-    if resolution.unknown:
-        refusal, issue = engine._unknown_refusal(question, resolution)
-        gap_issues += [issue] if issue else []
+    return query
 
-    t = time.perf_counter()
-    retrievals = {
+
+def _unknown_refusal(engine: "AnswerEngine", question: str, resolution: ScopeResolution):
+    """The refusal for a generation the docs do not cover (None when every one is known), and its gap issues."""
+    if not resolution.unknown:
+        return None, []
+    refusal, issue = engine._unknown_refusal(question, resolution)
+    return refusal, [issue] if issue else []
+
+
+def _retrieve(engine: "AnswerEngine", embedder, query: str, sides: list[Side]) -> dict:
+    """Each side's retrieval, in its own generation's scope only."""
+    abbreviations = getattr(engine, "abbreviations", None)
+    return {
         s.profile: (
-            retrieve_in_scope(release, embedder, query, s.profile, abbreviations)
+            retrieve_in_scope(engine.release, embedder, query, s.profile, abbreviations)
             if abbreviations is not None
-            else retrieve_in_scope(release, embedder, query, s.profile)
+            else retrieve_in_scope(engine.release, embedder, query, s.profile)
         )
         for s in sides
     }
-    retrieved = {p: list(r.chunks) for p, r in retrievals.items()}
-    stages["retrieve"] = _ms(t)
 
-    t = time.perf_counter()
+
+def _rows(
+    release,
+    kind: str,
+    question: str,
+    resolution: ScopeResolution,
+    every_name: list[str],
+    sides: list[Side],
+    retrieved: dict[str, list[EvidenceChunk]],
+    query: str,
+) -> tuple[str, list[ComparisonRow], dict[str, EvidenceChunk]]:
+    """The subject (availability only), the comparison rows, and every chunk they may cite, by id."""
     subject = ""
     shown: dict[str, EvidenceChunk] = {c.id: c for chunks in retrieved.values() for c in chunks}
     if kind == "availability":
@@ -99,90 +157,120 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
         rows = _difference(release, sides, retrieved, groups, shown, query)
     else:
         rows = []  # one known generation: the unknown side is refused, nothing to compare against
-    stages["compare"] = _ms(t)
+    return subject, rows, shown
 
-    t = time.perf_counter()
+
+def _computed(kind: str, sides: list[Side], rows: list[ComparisonRow], subject: str):
+    """The comparison composed from the rows (the offline writer)."""
     comparison = build_comparison(kind, sides, rows, subject)
     if len(sides) < 2 and kind == "difference":
         comparison = comparison.model_copy(
             update={"summary": f"Only {sides[0].label} is documented here, so there is nothing to compare it with."}
         )
-    cited = {c.cite: shown[c.cite] for r in rows for c in r.cells if c.cite in shown}
-    calls = tokens_in = tokens_out = 0
-    revisions = 0
-    writer_note = None
-    if engine.generator.name == "gemini" and rows:
-        from valid.answer.compare_generate import write_comparison
+    return comparison
 
-        written = write_comparison(engine.generator, question, comparison, cited, engine.owned)
-        calls, tokens_in, tokens_out, revisions = written.calls, written.tokens_in, written.tokens_out, written.revisions
-        if written.summary is not None:
-            comparison = comparison.model_copy(update={"summary": written.summary, "statements": written.statements})
-        else:
-            writer_note = written.note
-    stages["generate"] = _ms(t)
 
-    t = time.perf_counter()
-    report = check_comparison(comparison, cited, engine.owned)
-    stages["check"] = _ms(t)
-    checks = {
+@dataclass
+class _WriterRun:
+    """What the model writer cost, and its note when its prose was not used (None: used, or not asked)."""
+
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    revisions: int = 0
+    note: str | None = None
+
+
+def _write(engine: "AnswerEngine", question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
+    """Gemini's prose in place of the computed summary when it passes its checks; offline, the comparison as is."""
+    if engine.generator.name != "gemini" or not rows:
+        return comparison, _WriterRun()
+    from valid.answer.compare_generate import write_comparison
+
+    written = write_comparison(engine.generator, question, comparison, cited, engine.owned)
+    cost = _WriterRun(written.calls, written.tokens_in, written.tokens_out, written.revisions)
+    if written.summary is not None:
+        comparison = comparison.model_copy(update={"summary": written.summary, "statements": written.statements})
+    else:
+        cost.note = written.note
+    return comparison, cost
+
+
+def _checks(report, revisions: int) -> dict:
+    return {
         "citations_in_scope": f"{report.citations_in_scope}/{report.citations}",
         "values_grounded": f"{report.values_grounded}/{report.values}",
         "out_of_scope_values": report.out_of_scope_values,
         "revisions": revisions,
         "passed": report.passed,
     }
-    if not report.passed:
-        # A computed comparison that fails its own checks is never shown: refuse instead.
-        comparison = None
-    outcome = "compare" if comparison is not None else "refuse"
-    if comparison is None:
-        from valid.answer.models import Refusal
 
-        reason = "The comparison could not be made to pass its checks: " + "; ".join(f.reason for f in report.failures[:3])
-        refusal = Refusal(reason=reason, missing="content that states each generation's values in its own scope", gap_issue=None)
+
+def _failed_checks_refusal(report):
+    from valid.answer.models import Refusal
+
+    reason = "The comparison could not be made to pass its checks: " + "; ".join(f.reason for f in report.failures[:3])
+    return Refusal(reason=reason, missing="content that states each generation's values in its own scope", gap_issue=None)
+
+
+def _degraded_reasons(retrievals, writer_note: str | None) -> list[str]:
+    """Why the answer is degraded: each side's retrieval, then the writer."""
+    return [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons] + ([writer_note] if writer_note else [])
+
+
+def _not_used(engine: "AnswerEngine", resolution: ScopeResolution, writer_note: str | None) -> str:
+    """What the answer left out on purpose: the other generations, and the writer's note."""
     others = [engine._labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
     not_used = ""
     if others:
         not_used = f"Content profiled only for {_join(others)}: not compared, excluded on purpose."
     if writer_note:
         not_used = (not_used + " " + writer_note).strip()
-    degraded_reasons = [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons]
-    if writer_note:
-        degraded_reasons.append(writer_note)
-    latency = _ms(started)
-    stages["total"] = latency
-    answer = AnswerObject(
-        outcome=outcome,
+    return not_used
+
+
+def _answer_object(
+    engine: "AnswerEngine", resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
+) -> AnswerObject:
+    return AnswerObject(
+        outcome="compare" if comparison is not None else "refuse",
         scope=list(resolution.profiles),
         matched=list(resolution.matched),
         answers=[],
         choices=[],
         refusal=refusal,
-        not_used=not_used,
+        not_used=_not_used(engine, resolution, written.note),
         checks=checks,
-        run=engine.run_record(calls, tokens_in, tokens_out, latency),
+        run=engine.run_record(written.calls, written.tokens_in, written.tokens_out, latency),
         release=engine.release_id,
         comparison=comparison,
     )
-    result = AskResult(
-        answer=answer,
-        degraded=bool(degraded_reasons),
-        degraded_reasons=degraded_reasons,
-        stages_ms={k: round(v, 3) for k, v in stages.items()},
-    )
-    if engine.log is not None:
-        clock = time.perf_counter()
-        row = engine._log_row(question, resolution, answer, retrievals, {}, result, gap_issues)
-        # What each side's cells were taken from, per generation (chunk ids and scopes, never text).
-        row["sent"] = {
-            s.profile: [[{"id": c.id, "scope": list(c.scope)} for c in cited.values() if s.profile in c.scope]]
-            for s in sides
-        }
-        row["checks"] = {"compare": [report.model_dump(mode="json")]}
-        result.log_id = engine.log.log_question(row)
-        result.stages_ms["log"] = round(_ms(clock), 3)
-    return result
+
+
+def _log(
+    engine: "AnswerEngine",
+    question: str,
+    resolution: ScopeResolution,
+    retrievals,
+    result: "AskResult",
+    gap_issues: list[str],
+    sides: list[Side],
+    cited: dict[str, EvidenceChunk],
+    report,
+) -> None:
+    """Log the question, and set the result's log id and the log stage's time."""
+    from valid.answer.decide import _ms
+
+    clock = time.perf_counter()
+    row = engine._log_row(question, resolution, result.answer, retrievals, {}, result, gap_issues)
+    # What each side's cells were taken from, per generation (chunk ids and scopes, never text).
+    row["sent"] = {
+        s.profile: [[{"id": c.id, "scope": list(c.scope)} for c in cited.values() if s.profile in c.scope]]
+        for s in sides
+    }
+    row["checks"] = {"compare": [report.model_dump(mode="json")]}
+    result.log_id = engine.log.log_question(row)
+    result.stages_ms["log"] = round(_ms(clock), 3)
 
 
 def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, EvidenceChunk], query: str) -> list[ComparisonRow]:

@@ -189,73 +189,117 @@ def demo_command(directory, state, map_path, scheme, trapset):
     built-in floors, weights and prices whatever the working directory holds.
     """
     from valid import config
-    from valid.answer import open_engine
-    from valid.audit.run import audit
-    from valid.embed import make_embedder
-    from valid.evaluate.report import gather, write_report
-    from valid.evaluate.run import evaluate
-    from valid.export import export
-    from valid.index import Store, activate, active_release_id, build_release, open_release
-    from valid.exportfile import read_export
 
-    if map_path is None or scheme is None or trapset is None:
-        sample_map, sample_scheme, sample_trapset = _bundled_sample()
-        map_path, scheme, trapset = map_path or sample_map, scheme or sample_scheme, trapset or sample_trapset
+    map_path, scheme, trapset = _demo_sources(map_path, scheme, trapset)
     config.apply(config.Config())
     out = Path(directory).resolve()
     state = Path(state).resolve() if state else out / "state"
     out.mkdir(parents=True, exist_ok=True)
     _say(f"writing under {out}")
     started = time.perf_counter()
-
-    _say(f"1/6 export {map_path}")
-    chunks_path = out / "chunks.jsonl"
-    result = export(map_path, scheme=scheme, out=chunks_path)
-    _say(f"    {result.chunks} chunks written to {chunks_path}")
-
-    _say("2/6 audit")
-    audited = audit(read_export(chunks_path).as_export(), issues_dir=state / "issues")
-    for finding in audited.findings:
-        _say(f"    finding: {finding.summary()}")
-
-    _say(f"3/6 index into {state} (offline embedder), not yet active")
-    store = Store(state)
-    previous = active_release_id(store)
-    built = build_release(chunks_path, make_embedder("offline"), store, findings=audited.findings, activate=False)
-    _say(f"    release {built.release_id[:12]} {'reused' if built.reused else 'built'}")
-
-    _say("4/6 sample questions")
-    with open_engine(state, release_id=built.release_id) as engine:
-        for title, question in DEMO_QUESTIONS:
-            answer = engine.ask(question).answer
-            click.echo(f"\n# {title}\n> {question}")
-            click.echo(_summary(answer))
-
-    _say(f"5/6 trap set {trapset}: VALID and the unfiltered baseline")
-    card, raw = evaluate(trapset, state, progress=_progress, release_id=built.release_id)
-    _end_progress()
-    (out / "answers.json").write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-    _say("6/6 validation report")
-    with open_release(store, built.release_id) as release:
-        report = gather(release, card)
-    paths = write_report(report, out / "report")
+    chunks_path = _demo_export(map_path, scheme, out)
+    findings = _demo_audit(chunks_path, state)
+    store, previous, release_id = _demo_index(chunks_path, state, findings)
+    _demo_questions(state, release_id)
+    card = _demo_trapset(trapset, state, release_id, out)
+    paths = _demo_report(store, release_id, card, out)
     (out / "valid.toml").write_text(_demo_config(map_path, scheme, trapset, state), encoding="utf-8")
     click.echo("")
     for line in _gate_lines(card):
         click.echo(line)
-    # Gate before activation: a release that fails its gate never serves; the previous one stays.
-    if card.gate.passed:
-        activate(store, built.release_id, expected=previous)
-        click.echo(f"release {built.release_id[:12]} passed the gate and is active")
-    else:
-        click.echo(f"release {built.release_id[:12]} failed the gate and is NOT active"
-                   + (f" (active stays {previous[:12]})" if previous else " (no active release)"))
+    _activate_if_passed(store, release_id, previous, card.gate.passed)
     click.echo(f"\nreport: {paths['html']}  (scorecard {paths['scorecard_html']}, JUnit {paths['junit']})")
     click.echo(f"everything is under {out}; from there, `valid ask QUESTION` and `valid serve` use its index "
                f"(its valid.toml says where)")
     _say(f"done in {time.perf_counter() - started:.1f} s")
     sys.exit(0 if card.gate.passed else 1)
+
+
+def _demo_sources(map_path, scheme, trapset) -> tuple:
+    """The doc set, scheme and trap set given, with the bundled sample's in place of any not given."""
+    if map_path is None or scheme is None or trapset is None:
+        sample_map, sample_scheme, sample_trapset = _bundled_sample()
+        map_path, scheme, trapset = map_path or sample_map, scheme or sample_scheme, trapset or sample_trapset
+    return map_path, scheme, trapset
+
+
+def _demo_export(map_path, scheme, out: Path) -> Path:
+    from valid.export import export
+
+    _say(f"1/6 export {map_path}")
+    chunks_path = out / "chunks.jsonl"
+    result = export(map_path, scheme=scheme, out=chunks_path)
+    _say(f"    {result.chunks} chunks written to {chunks_path}")
+    return chunks_path
+
+
+def _demo_audit(chunks_path: Path, state: Path) -> list:
+    from valid.audit.run import audit
+    from valid.exportfile import read_export
+
+    _say("2/6 audit")
+    audited = audit(read_export(chunks_path).as_export(), issues_dir=state / "issues")
+    for finding in audited.findings:
+        _say(f"    finding: {finding.summary()}")
+    return audited.findings
+
+
+def _demo_index(chunks_path: Path, state: Path, findings: list) -> tuple:
+    """The store, the release active before the demo (None: none), and the new release's id, not yet active."""
+    from valid.embed import make_embedder
+    from valid.index import Store, active_release_id, build_release
+
+    _say(f"3/6 index into {state} (offline embedder), not yet active")
+    store = Store(state)
+    previous = active_release_id(store)
+    built = build_release(chunks_path, make_embedder("offline"), store, findings=findings, activate=False)
+    _say(f"    release {built.release_id[:12]} {'reused' if built.reused else 'built'}")
+    return store, previous, built.release_id
+
+
+def _demo_questions(state: Path, release_id: str) -> None:
+    from valid.answer import open_engine
+
+    _say("4/6 sample questions")
+    with open_engine(state, release_id=release_id) as engine:
+        for title, question in DEMO_QUESTIONS:
+            answer = engine.ask(question).answer
+            click.echo(f"\n# {title}\n> {question}")
+            click.echo(_summary(answer))
+
+
+def _demo_trapset(trapset, state: Path, release_id: str, out: Path):
+    """The trap set's scorecard, VALID beside the unfiltered baseline; every answer written to answers.json."""
+    from valid.evaluate.run import evaluate
+
+    _say(f"5/6 trap set {trapset}: VALID and the unfiltered baseline")
+    card, raw = evaluate(trapset, state, progress=_progress, release_id=release_id)
+    _end_progress()
+    (out / "answers.json").write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return card
+
+
+def _demo_report(store, release_id: str, card, out: Path) -> dict:
+    """The validation report of the new release, under out/report; the paths written."""
+    from valid.evaluate.report import gather, write_report
+    from valid.index import open_release
+
+    _say("6/6 validation report")
+    with open_release(store, release_id) as release:
+        report = gather(release, card)
+    return write_report(report, out / "report")
+
+
+def _activate_if_passed(store, release_id: str, previous: str | None, passed: bool) -> None:
+    from valid.index import activate
+
+    # Gate before activation: a release that fails its gate never serves; the previous one stays.
+    if passed:
+        activate(store, release_id, expected=previous)
+        click.echo(f"release {release_id[:12]} passed the gate and is active")
+    else:
+        click.echo(f"release {release_id[:12]} failed the gate and is NOT active"
+                   + (f" (active stays {previous[:12]})" if previous else " (no active release)"))
 
 
 def _demo_config(map_path, scheme, trapset, state: Path) -> str:

@@ -77,15 +77,11 @@ def score_cell(
     chunk_texts: Mapping[str, str] | None = None,
     grounded: Grounded | None = None,
 ) -> Cell:
+    """Score one arm's answer object to one question: its category (see above), counts and reasons."""
     expect = question.expect
     outcome = obj.get("outcome", "")
     if outcome == "compare" and "compare" in expect.acceptable():
-        category, reasons, counts = score_comparison(expect, obj, chunk_scopes, chunk_texts, grounded)
-        return Cell(
-            question_id=question.id, arm=arm, stratum=question.stratum, fact=question.fact, outcome=outcome,
-            category=category, correct=category == "right", reasons=reasons,
-            answer_text=(obj.get("comparison") or {}).get("summary", ""), **counts,
-        )
+        return _comparison_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded)
     if outcome == "compare":
         # Read per generation: each generation's cells are its answer (a comparison where an answer
         # per generation was expected), so values, citations and wrong sides are scored as answers.
@@ -93,14 +89,32 @@ def score_cell(
         outcome = "answer"
     answers = list(obj.get("answers") or [])
     everything = "\n".join(_answer_texts(a) for a in answers)
-    reasons: list[str] = []
+    counts, reasons = _citations(answers, expect.scope, chunk_scopes, chunk_texts, grounded)
     cell = dict(question_id=question.id, arm=arm, stratum=question.stratum, fact=question.fact, outcome=outcome)
+    cell.update(counts, answer_text=everything)
+    all_in_scope = counts["citations"] == counts["citations_in_scope"]
+    category, correct, reasons = _category(outcome, obj, answers, everything, expect, all_in_scope, reasons)
+    return Cell(**cell, category=category, correct=correct, reasons=reasons)
 
+
+def _comparison_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded) -> Cell:
+    """A comparison where one was acceptable, scored as a comparison (valid.evaluate.compare_score)."""
+    category, reasons, counts = score_comparison(question.expect, obj, chunk_scopes, chunk_texts, grounded)
+    return Cell(
+        question_id=question.id, arm=arm, stratum=question.stratum, fact=question.fact, outcome=obj.get("outcome", ""),
+        category=category, correct=category == "right", reasons=reasons,
+        answer_text=(obj.get("comparison") or {}).get("summary", ""), **counts,
+    )
+
+
+def _citations(answers, expect_scope, chunk_scopes, chunk_texts, grounded) -> tuple[dict[str, int], list[str]]:
+    """Citation and step counts, and a reason per citation out of scope or step not grounded."""
     # Citations: each must be in scope for the generation it answers for. An answer without a
     # generation (the unfiltered baseline) is judged against the question's expected scope.
+    reasons: list[str] = []
     citations = in_scope = steps = steps_grounded = 0
     for answer in answers:
-        targets = {answer["generation"]} if answer.get("generation") else set(expect.scope)
+        targets = {answer["generation"]} if answer.get("generation") else set(expect_scope)
         for step in answer.get("steps") or []:
             cite = step.get("cite")
             steps += 1
@@ -117,52 +131,70 @@ def score_cell(
                     steps_grounded += 1
                 else:
                     reasons.append(f"a value in step citing {cite} is not found in that chunk")
-    cell.update(citations=citations, citations_in_scope=in_scope, steps=steps, steps_grounded=steps_grounded)
-    cell["answer_text"] = everything
+    counts = dict(citations=citations, citations_in_scope=in_scope, steps=steps, steps_grounded=steps_grounded)
+    return counts, reasons
 
+
+def _category(outcome, obj, answers, everything, expect, all_in_scope, reasons) -> tuple[Category, bool, list[str]]:
+    """The cell's category, whether it is what the question expects, and the reasons with this step's added."""
     acceptable = expect.acceptable()
     if outcome == "refuse":
-        return Cell(**cell, category="refused", correct="refuse" in acceptable, reasons=reasons)
-
+        return "refused", "refuse" in acceptable, reasons
     if outcome == "ask":
         offered = {choice.get("generation") for choice in obj.get("choices") or []}
         if "ask" in acceptable and offered == set(expect.choices):
-            return Cell(**cell, category="asked", correct=True, reasons=reasons)
+            return "asked", True, reasons
         if "ask" in acceptable:
-            reasons.append(f"asked with choices {sorted(offered)}, expected {sorted(expect.choices)}")
-            return Cell(**cell, category="wrong_other", correct=False, reasons=reasons)
-        return Cell(**cell, category="asked", correct=False, reasons=reasons)
-
+            return "wrong_other", False, reasons + [f"asked with choices {sorted(offered)}, expected {sorted(expect.choices)}"]
+        return "asked", False, reasons
     if outcome != "answer":
-        reasons.append(f"unknown outcome {outcome!r}")
-        return Cell(**cell, category="wrong_other", correct=False, reasons=reasons)
+        return "wrong_other", False, reasons + [f"unknown outcome {outcome!r}"]
+    return _answer_category(answers, everything, expect, acceptable, all_in_scope, reasons)
 
-    wrong_generation = False
-    for value in expect.forbidden:
-        if tokens.mentions(everything, value):
-            reasons.append(f"contains {value!r}, which belongs to another generation")
-            wrong_generation = True
+
+def _answer_category(answers, everything, expect, acceptable, all_in_scope, reasons) -> tuple[Category, bool, list[str]]:
+    """An answer: wrong generation first, then an answer where a choice was needed, then missing values."""
+    other = _other_generation_reasons(answers, everything, expect)
+    reasons = reasons + other
+    wrong_generation = bool(other) or not all_in_scope
+    if "answer" not in acceptable:
+        # Answering a question that needed a choice presents one generation's value as *the* answer.
+        chosen = [
+            f"answered with {profile}'s value where the reader had to choose"
+            for profile, required in expect.values.items()
+            if any(_contains(everything, item) for item in required)
+        ]
+        reasons = reasons + chosen
+        wrong_generation = wrong_generation or bool(chosen)
+        if not wrong_generation:
+            return "wrong_other", False, reasons + [f"answered where {acceptable} was expected"]
+        return "wrong_generation", False, reasons
+    if wrong_generation:
+        return "wrong_generation", False, reasons
+    reasons = reasons + _missing_values(answers, everything, expect)
+    if reasons:
+        return "wrong_other", False, reasons
+    return "right", True, reasons
+
+
+def _other_generation_reasons(answers, everything, expect) -> list[str]:
+    """A forbidden value mentioned, or an answer for a generation the question did not ask about."""
+    reasons = [
+        f"contains {value!r}, which belongs to another generation"
+        for value in expect.forbidden
+        if tokens.mentions(everything, value)
+    ]
     if expect.scope:
         for answer in answers:
             generation = answer.get("generation")
             if generation and generation not in expect.scope:
                 reasons.append(f"answered for {generation}, which the question did not ask about")
-                wrong_generation = True
-    if citations != in_scope:
-        wrong_generation = True
-    if "answer" not in acceptable:
-        # Answering a question that needed a choice presents one generation's value as *the* answer.
-        for profile, required in expect.values.items():
-            if any(_contains(everything, item) for item in required):
-                reasons.append(f"answered with {profile}'s value where the reader had to choose")
-                wrong_generation = True
-        category: Category = "wrong_generation" if wrong_generation else "wrong_other"
-        if not wrong_generation:
-            reasons.append(f"answered where {acceptable} was expected")
-        return Cell(**cell, category=category, correct=False, reasons=reasons)
-    if wrong_generation:
-        return Cell(**cell, category="wrong_generation", correct=False, reasons=reasons)
+    return reasons
 
+
+def _missing_values(answers, everything, expect) -> list[str]:
+    """Each expected generation's required values its own answer does not mention (all answers, when none names one)."""
+    reasons = []
     for profile, required in expect.values.items():
         own = [a for a in answers if a.get("generation") == profile]
         text = "\n".join(_answer_texts(a) for a in own) if own else (everything if not any(a.get("generation") for a in answers) else "")
@@ -172,9 +204,7 @@ def score_cell(
         for item in required:
             if not _contains(text, item):
                 reasons.append(f"{profile}: missing {item!r}")
-    if reasons:
-        return Cell(**cell, category="wrong_other", correct=False, reasons=reasons)
-    return Cell(**cell, category="right", correct=True, reasons=reasons)
+    return reasons
 
 
 def failed_cell(question: TrapQuestion, arm: str, error: str) -> Cell:
