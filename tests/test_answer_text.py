@@ -42,7 +42,7 @@ def test_a_question_joined_with_and_what_is_two_asks_and_a_pronoun_carries_the_f
 def test_a_value_is_dominated_only_when_another_covers_more_and_is_nearer_in_meaning():
     from types import SimpleNamespace as R
 
-    from valid.answer.decide import undominated
+    from valid.answer.choices import undominated
 
     out = {"old": R(coverage=0.33, best_similarity=0.66, relevant=True), "new": R(coverage=0.67, best_similarity=0.78, relevant=True)}
     assert undominated(["old", "new"], out) == ["new"]

@@ -99,9 +99,9 @@ class Price(_Section):
 TUNING = {
     "similarity_floor": ("valid.answer.retrieve", "SIMILARITY_FLOOR"),
     "coverage_floor": ("valid.answer.retrieve", "COVERAGE_FLOOR"),
-    "choice_floor": ("valid.answer.decide", "CHOICE_FLOOR"),
-    "dominance_coverage": ("valid.answer.decide", "DOMINANCE_COVERAGE"),
-    "dominance_similarity": ("valid.answer.decide", "DOMINANCE_SIMILARITY"),
+    "choice_floor": ("valid.answer.choices", "CHOICE_FLOOR"),
+    "dominance_coverage": ("valid.answer.choices", "DOMINANCE_COVERAGE"),
+    "dominance_similarity": ("valid.answer.choices", "DOMINANCE_SIMILARITY"),
     "top_k": ("valid.answer.retrieve", "TOP_K"),
     "rrf_k": ("valid.answer.retrieve", "RRF_K"),
     "title_weight": ("valid.answer.extract", "TITLE_WEIGHT"),

@@ -55,17 +55,10 @@ from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
+from valid.answer.choices import CHOICE_FLOOR, has_own, shared_chunks, shared_only, undominated
 from valid.answer.vocabulary import Vocabulary
 
 MAX_REVISIONS = 2
-# No generation named: the question is about shared content only when, for every generation, the
-# first SHARED_DEPTH fused chunks are shared by every generation and hold no owned value.
-SHARED_DEPTH = 3
-# No generation named: a generation is offered as a choice when its content is relevant, or when its
-# best similarity reaches this (calibrated on the trap sets' dev halves: docs/answer.md).
-DOMINANCE_COVERAGE = 0.3  # an offered value is dropped when another covers this much more of the question
-DOMINANCE_SIMILARITY = 0.08  # ... and is this much nearer in meaning (tuned on the dev halves)
-CHOICE_FLOOR = 0.3
 
 
 class IssueSink(Protocol):
@@ -117,28 +110,6 @@ class _Attempts:
     refusal: str | None = None  # why this generation was refused
     missing: str | None = None
     content_gap: bool = True  # a refusal a writer can fix (vs. the model being unavailable)
-
-
-def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome]) -> list[str]:
-    """The values no other value dominates. A value is dominated when it reaches the question only
-    by meaning (its content misses the coverage floor) while another covers DOMINANCE_COVERAGE more
-    of the question's words and is DOMINANCE_SIMILARITY nearer in meaning. Equal content with
-    different values (the usual reason to ask) dominates nothing, nor does a synonym the
-    dominated value's content uses for one word of a short question."""
-
-    def beaten(p: str) -> bool:
-        mine = retrievals[p]
-        return mine.coverage < search.COVERAGE_FLOOR and any(
-            retrievals[q].coverage >= mine.coverage + DOMINANCE_COVERAGE
-            and (
-                (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
-                # Offered only as near (it misses both floors), beside one that covers far more.
-                or not mine.relevant
-            )
-            for q in offered
-        )
-
-    return [p for p in offered if not beaten(p)]
 
 
 @dataclass
@@ -314,7 +285,7 @@ class AnswerEngine:
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not relevant:
             self._refuse_no_content(run)
-        elif len(relevant) == len(pool) and self._shared_only(run.retrievals, pool):
+        elif len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
             self._answer_shared(run, pool)
         else:
             self._offer_choices(run, pool, relevant)
@@ -337,7 +308,7 @@ class AnswerEngine:
 
     def _answer_shared(self, run: _Ask, pool: list[str]) -> None:
         run.scope = list(pool)
-        chunks = self._shared_chunks(run.retrievals, pool)
+        chunks = shared_chunks(run.retrievals, pool)
         result = self._loop(
             run.question, run.scope, chunks, run.stages, key="*", matched=run.resolution.matched, progress=run.progress
         )
@@ -358,7 +329,7 @@ class AnswerEngine:
         offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
         # A generation whose best chunks are all shared by every candidate has nothing of its
         # own to answer with: choosing it would give the shared text everyone gets.
-        offered = [p for p in offered if self._has_own(retrievals[p], pool)] or offered
+        offered = [p for p in offered if has_own(retrievals[p], pool)] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
         offered = [p for p in offered if self._states_answer(question, p, self._evidence(retrievals[p]))] or offered
@@ -561,10 +532,6 @@ class AnswerEngine:
             chunks += [c for c in deeper(self.release, retrieval, extra) if all(c.id != k.id for k in chunks)]
         return chunks
 
-    @staticmethod
-    def _has_own(retrieval: RetrievalOutcome, pool: Sequence[str]) -> bool:
-        return any(not set(pool) <= set(chunk.scope) for chunk in retrieval.chunks[:SHARED_DEPTH])
-
     def _answerable_in(self, question, resolution, profiles, pool, retrievals) -> list[str]:
         names = self._names(resolution)
         about = anchors(question, names, self.vocabulary.commands)
@@ -612,34 +579,6 @@ class AnswerEngine:
             # Names only: the other generations' text is never shown.
             refusal += f" (it appears only in content for {_join([self._labels[p] for p in elsewhere])})"
         return _Attempts(profile=profile, refusal=refusal, missing=f"{label} content about {terms}")
-
-    # -- no generation named -------------------------------------------------------------------
-    def _shared_only(self, retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]) -> bool:
-        everyone = set(pool)
-        listed = [chunk for retrieval in retrievals.values() for chunk in retrieval.chunks]
-        for retrieval in retrievals.values():
-            top = retrieval.chunks[:SHARED_DEPTH]
-            if not top:
-                return False
-            for chunk in top:
-                if set(chunk.scope) != everyone:
-                    return False
-                if any(not everyone <= set(owners) for _, owners in _owned_in(chunk.text, self.owned)):
-                    return False
-                if _topic_differs(chunk, listed, everyone):
-                    return False
-        return True
-
-    def _shared_chunks(self, retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]):
-        """Chunks in scope for every generation of the pool, best rank in any generation's list first."""
-        everyone = set(pool)
-        best: dict[str, tuple[int, object]] = {}
-        for retrieval in retrievals.values():
-            for rank, chunk in enumerate(retrieval.chunks):
-                if set(chunk.scope) == everyone and (chunk.id not in best or rank < best[chunk.id][0]):
-                    best[chunk.id] = (rank, chunk)
-        ordered = sorted(best.items(), key=lambda item: (item[1][0], item[0]))[:5]
-        return [chunk.model_copy(update={"alias": f"c{i}"}) for i, (_, (_, chunk)) in enumerate(ordered, start=1)]
 
     # -- refusals and gap issues ---------------------------------------------------------------
     def _refusal(self, question, refused: list[_Attempts], retrievals) -> tuple[Refusal, str | None]:
@@ -720,18 +659,6 @@ class AnswerEngine:
         }
 
 
-def _topic_differs(shared, listed, everyone: set[str]) -> bool:
-    """A retrieved chunk of the shared chunk's own topic (same breadcrumbs, or a section below them)
-    is profiled: the topic says something different per generation ("Sign-in commands" is shared,
-    its `corvane login` and `corvane auth login` sections are not), so its shared text, often only
-    the topic's title and summary, is not the answer."""
-    depth = len(shared.breadcrumbs)
-    return any(
-        chunk.id != shared.id and chunk.breadcrumbs[:depth] == shared.breadcrumbs and set(chunk.scope) != everyone
-        for chunk in listed
-    )
-
-
 def _merge_refusals(first: Refusal, second: Refusal | None) -> Refusal:
     if second is None:
         return first
@@ -740,12 +667,6 @@ def _merge_refusals(first: Refusal, second: Refusal | None) -> Refusal:
         missing=f"{first.missing}; {second.missing}",
         gap_issue=first.gap_issue or second.gap_issue,
     )
-
-
-def _owned_in(text: str, owned) -> list[tuple[str, list[str]]]:
-    from valid.answer.check import MappingOwned, owned_values_in
-
-    return owned_values_in(text, MappingOwned(owned) if isinstance(owned, Mapping) else owned)
 
 
 def _release_id(release) -> str:

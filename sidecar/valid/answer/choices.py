@@ -1,0 +1,100 @@
+"""No generation named: which values an unscoped question may be answered from, or offered.
+
+Pure functions over the retrievals of the values the question narrows to (every value, a product's,
+or a partial version's): whether shared content answers for all of them, which values have content
+of their own, and which a clearly better-matching value dominates. The answer engine
+(valid.answer.decide) runs the flow; the numbers here were set on the trap sets' dev halves
+(docs/answer.md, "Calibration").
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from valid.answer import retrieve as search
+from valid.answer.models import RetrievalOutcome
+
+# The question is about shared content only when, for every value, the first SHARED_DEPTH fused
+# chunks are shared by every value and hold no owned value.
+SHARED_DEPTH = 3
+# A value is offered as a choice when its content is relevant, or when its best similarity reaches
+# CHOICE_FLOOR (calibrated on the trap sets' dev halves: docs/answer.md).
+CHOICE_FLOOR = 0.3
+DOMINANCE_COVERAGE = 0.3  # an offered value is dropped when another covers this much more of the question
+DOMINANCE_SIMILARITY = 0.08  # ... and is this much nearer in meaning (tuned on the dev halves)
+
+
+def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome]) -> list[str]:
+    """The values no other value dominates. A value is dominated when it reaches the question only
+    by meaning (its content misses the coverage floor) while another covers DOMINANCE_COVERAGE more
+    of the question's words and is DOMINANCE_SIMILARITY nearer in meaning. Equal content with
+    different values (the usual reason to ask) dominates nothing, nor does a synonym the
+    dominated value's content uses for one word of a short question."""
+
+    def beaten(p: str) -> bool:
+        mine = retrievals[p]
+        return mine.coverage < search.COVERAGE_FLOOR and any(
+            retrievals[q].coverage >= mine.coverage + DOMINANCE_COVERAGE
+            and (
+                (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
+                # Offered only as near (it misses both floors), beside one that covers far more.
+                or not mine.relevant
+            )
+            for q in offered
+        )
+
+    return [p for p in offered if not beaten(p)]
+
+
+def has_own(retrieval: RetrievalOutcome, pool: Sequence[str]) -> bool:
+    """Some of the value's best chunks are its own (not in scope for every value of the pool)."""
+    return any(not set(pool) <= set(chunk.scope) for chunk in retrieval.chunks[:SHARED_DEPTH])
+
+
+def shared_only(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str], owned) -> bool:
+    """For every value, the first SHARED_DEPTH fused chunks are shared by every value of the pool,
+    hold no value the doc set ties to some of them, and their topic says the same to every value."""
+    everyone = set(pool)
+    listed = [chunk for retrieval in retrievals.values() for chunk in retrieval.chunks]
+    for retrieval in retrievals.values():
+        top = retrieval.chunks[:SHARED_DEPTH]
+        if not top:
+            return False
+        for chunk in top:
+            if set(chunk.scope) != everyone:
+                return False
+            if any(not everyone <= set(owners) for _, owners in owned_in(chunk.text, owned)):
+                return False
+            if topic_differs(chunk, listed, everyone):
+                return False
+    return True
+
+def shared_chunks(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]):
+    """Chunks in scope for every generation of the pool, best rank in any generation's list first."""
+    everyone = set(pool)
+    best: dict[str, tuple[int, object]] = {}
+    for retrieval in retrievals.values():
+        for rank, chunk in enumerate(retrieval.chunks):
+            if set(chunk.scope) == everyone and (chunk.id not in best or rank < best[chunk.id][0]):
+                best[chunk.id] = (rank, chunk)
+    ordered = sorted(best.items(), key=lambda item: (item[1][0], item[0]))[:5]
+    return [chunk.model_copy(update={"alias": f"c{i}"}) for i, (_, (_, chunk)) in enumerate(ordered, start=1)]
+
+
+def topic_differs(shared, listed, everyone: set[str]) -> bool:
+    """A retrieved chunk of the shared chunk's own topic (same breadcrumbs, or a section below them)
+    is profiled: the topic says something different per generation ("Sign-in commands" is shared,
+    its `corvane login` and `corvane auth login` sections are not), so its shared text, often only
+    the topic's title and summary, is not the answer."""
+    depth = len(shared.breadcrumbs)
+    return any(
+        chunk.id != shared.id and chunk.breadcrumbs[:depth] == shared.breadcrumbs and set(chunk.scope) != everyone
+        for chunk in listed
+    )
+
+
+def owned_in(text: str, owned) -> list[tuple[str, list[str]]]:
+    """The values the doc set ties to some profiles that the text states, with their profiles."""
+    from valid.answer.check import MappingOwned, owned_values_in
+
+    return owned_values_in(text, MappingOwned(owned) if isinstance(owned, Mapping) else owned)
