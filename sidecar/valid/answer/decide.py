@@ -332,7 +332,7 @@ class AnswerEngine:
         offered = [p for p in offered if has_own(retrievals[p], pool)] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
-        offered = [p for p in offered if self._states_answer(question, p, self._evidence(retrievals[p]))] or offered
+        offered = [p for p in offered if self._states_answer_deeper(question, p, retrievals[p])] or offered
         # And one another value clearly out-matches on both the question's words and meaning
         # (its releases have a topic on it; this one only shares generic text) is not either.
         offered = undominated(offered, retrievals)
@@ -523,9 +523,17 @@ class AnswerEngine:
         )
         return states_an_answer(request)
 
+    def _states_answer_deeper(self, question: str, profile: str, retrieval: RetrievalOutcome) -> bool:
+        """Whether the value's content states an answer, judged on the chunks the answerer would read:
+        its top chunks first (usually enough, and cheaper), then deeper in the same ranking."""
+        if self._states_answer(question, profile, retrieval.chunks):
+            return True
+        deeper_chunks = self._evidence(retrieval)
+        return len(deeper_chunks) > len(retrieval.chunks) and self._states_answer(question, profile, deeper_chunks)
+
     def _evidence(self, retrieval: RetrievalOutcome) -> list:
         """The chunks the answerer would read for this value: its top chunks, then deeper in the same
-        ranking, as many as the generator reads (whether it states an answer is judged on those)."""
+        ranking, as many as the generator reads."""
         chunks = list(retrieval.chunks)
         extra = getattr(self.generator, "evidence_depth", len(chunks)) - len(chunks)
         if extra > 0:
