@@ -8,6 +8,8 @@ import hashlib
 import importlib.util
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pytest
 
@@ -82,6 +84,7 @@ def test_run_document_lists_profiles_in_order_with_ditaval_digests(tmp_path):
         name = p.get("name")
         ditaval = work / "ditaval" / f"{name}.ditaval"
         assert p.get("ditaval-digest") == hashlib.sha256(ditaval.read_bytes()).hexdigest()
+        assert Path(url2pathname(urlparse(p.get("ditaval")).path)) == ditaval  # read for the header's keeps
         assert p.get("job") == jobs.dita_ot_uri(work / name) + ".job.xml"
     assert run.find("unfiltered").get("job").endswith("/temp/.job.xml")
     assert run.find("scheme").get("href") == jobs.dita_ot_uri(work / "scheme") + "scheme.ditamap"
@@ -180,7 +183,6 @@ def test_fixed_temp_dir_fails_instead_of_reusing_the_unfiltered_job(tmp_path):
     [
         ({"args__filter": "x.ditaval", "valid__scheme": str(SCHEME)}, "remove --filter"),
         ({}, "VALID: no profiles"),
-        ({"valid__scheme": str(SCHEME), "valid__ditavals": "a=b.ditaval"}, "not both"),
         ({"valid__scheme": "missing/scheme.ditamap"}, "does not exist"),
         ({"valid__scheme": str(SCHEME), "store-type": "memory"}, "remove --store-type=memory"),
     ],
@@ -234,3 +236,20 @@ def test_profile_labels_are_the_ones_valid_export_writes(tmp_path):
     scheme = load_scheme(SCHEME)
     assert labels == {name: scheme.labels(name) for name in ("v5p", "v6e")}
     assert labels["v6e"] == ["Model v6e", "Trillium"]
+
+
+def test_a_scheme_beside_explicit_ditavals_checks_and_names_the_values_while_the_ditavals_make_the_profiles(tmp_path):
+    ditavals = tmp_path / "dv"
+    ditavals.mkdir()
+    (ditavals / "v6e.ditaval").write_text(
+        '<val><prop att="platform" action="exclude"/><prop att="platform" val="v6e" action="include"/></val>'
+    )
+    jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME,
+              ditavals="v6e=dv/v6e.ditaval", base_dir=tmp_path)
+    assert _run_plan(tmp_path).returncode == 0
+    run = ET.parse(tmp_path / "temp" / "valid" / "run.xml").getroot()
+    assert [p.get("name") for p in run.findall("profile")] == ["v6e"]
+    # labels from the scheme (in the stylesheet), not the profile name; no attribute: the DITAVALs decide
+    assert run.find("profile").find("label") is None
+    assert run.get("attribute") == "" and run.find("scheme") is not None
+    assert Path(url2pathname(urlparse(run.find("profile").get("ditaval")).path)) == ditavals / "v6e.ditaval"

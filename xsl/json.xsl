@@ -21,7 +21,8 @@
     <xsl:sequence select="replace(xml-to-json($tree), '\\/', '/')"/>
   </xsl:function>
 
-  <!-- $header: map{schema-version, map, attribute, profiles (maps: name, labels, ditaval-digest),
+  <!-- $header: map{schema-version, map, attribute, profiles (maps: name, labels, ditaval-digest,
+       keeps (maps: attribute, values (array of maps: value, names))),
        scheme-digest, exporter-version, stylesheet-digest, source-commit, chunks, kept-by-no-profile,
        per-profile (maps: name, count), owned-values, warnings (maps: path, line, feature, message)} -->
   <xsl:function name="v:header-line" as="xs:string">
@@ -38,6 +39,15 @@
               <fn:string key="name">{?name}</fn:string>
               <xsl:sequence select="v:strings('labels', ?labels)"/>
               <fn:string key="ditaval_digest">{?ditaval-digest}</fn:string>
+              <fn:map key="keeps">
+                <xsl:for-each select="?keeps">
+                  <fn:map key="{?attribute}">
+                    <xsl:for-each select="?values?*">
+                      <xsl:sequence select="v:strings(?value, ?names)"/>
+                    </xsl:for-each>
+                  </fn:map>
+                </xsl:for-each>
+              </fn:map>
             </fn:map>
           </xsl:for-each>
         </fn:array>

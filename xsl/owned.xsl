@@ -122,14 +122,21 @@
     <xsl:variable name="name" select="string($profile/@name)"/>
     <xsl:variable name="given" select="($profile/*[local-name() eq 'label'] ! normalize-space(.))[. ne '']"/>
     <xsl:variable name="subject" select="($scheme//*[v:is-subjectdef(.)][tokenize(@keys) = $name])[1]"/>
+    <xsl:variable name="from-scheme" select="$subject ! v:scheme-names(.)"/>
+    <xsl:sequence select="v:distinct-ordered(
+      if (exists($given)) then $given else if (exists($from-scheme)) then $from-scheme else $name)"/>
+  </xsl:function>
+
+  <!-- The names a subjectdef gives its value: display name (navtitle, else @navtitle), then the
+       other names readers use (keywords/keyword); empty when it gives none. -->
+  <xsl:function name="v:scheme-names" as="xs:string*">
+    <xsl:param name="subject" as="element()"/>
     <xsl:variable name="meta" select="$subject/*[v:is-element(., ' map/topicmeta ', 'topicmeta')]"/>
-    <xsl:variable name="from-scheme" select="(
+    <xsl:sequence select="(
       $meta/*[v:is-element(., ' topic/navtitle ', 'navtitle')] ! normalize-space(v:inline(.)),
       normalize-space($subject/@navtitle),
       $meta/*[v:is-element(., ' topic/keywords ', 'keywords')]/*[v:is-element(., ' topic/keyword ', 'keyword')]
         ! normalize-space(v:inline(.)))[. ne '']"/>
-    <xsl:sequence select="v:distinct-ordered(
-      if (exists($given)) then $given else if (exists($from-scheme)) then $from-scheme else $name)"/>
   </xsl:function>
 
   <xsl:function name="v:is-subjectdef" as="xs:boolean">

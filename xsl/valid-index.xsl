@@ -8,12 +8,13 @@
   Input: a run document
     <valid-run schema-version exporter-version stylesheet-digest scheme-digest source-commit
                map attribute src-base>
-      <profile name job ditaval-digest><label>...</label>*</profile>+
+      <profile name job ditaval-digest ditaval?><label>...</label>*</profile>+
       <unfiltered job/>?
       <scheme href/>?
       <warning path line feature>message</warning>*
     </valid-run>
-  (@job and @href are resolved against the run document's URI.)
+  (@job, @ditaval and @href are resolved against the run document's URI; @ditaval, the DITAVAL
+  the profile was built with, gives the header's `keeps`, see keeps.xsl.)
 
   Output: the header line, then the chunk lines (text, UTF-8, one JSON object per line).
 
@@ -38,6 +39,7 @@
   <xsl:import href="job.xsl"/>
   <xsl:import href="merge.xsl"/>
   <xsl:import href="owned.xsl"/>
+  <xsl:import href="keeps.xsl"/>
   <xsl:import href="json.xsl"/>
   <xsl:import href="topic-types.xsl"/>
   <xsl:import href="coverage.xsl"/>
@@ -94,7 +96,8 @@
       'profiles': profile ! map{
         'name': string(@name),
         'labels': v:labels(., $scheme),
-        'ditaval-digest': string(@ditaval-digest)},
+        'ditaval-digest': string(@ditaval-digest),
+        'keeps': v:keeps(v:profile-ditaval(., $run-uri), $scheme)},
       'scheme-digest': string(@scheme-digest),
       'exporter-version': string(@exporter-version),
       'stylesheet-digest': string(@stylesheet-digest),

@@ -1,7 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
   Plans a valid-index build. Input: the `.job.xml` of DITA-OT's own, unfiltered preprocess2 run.
-  Output: `plan.xml`, a small Ant project that (1) checksums each profile's DITAVAL, (2) runs one
+  Output: `plan.xml`, a small Ant project that (1) checksums each profile's DITAVAL (and names it by
+  URI in the run document, for the header's `keeps`), (2) runs one
   DITA-OT preprocess2 per profile into its own job directory, (3) writes the run document that
   xsl/valid-index.xsl reads (docs/architecture.md). Ant has no loop; generating the loop here keeps
   the plugin's build file free of anything but documented DITA-OT extension points.
@@ -46,19 +47,19 @@
       select="if ($scheme-uri ne '') then doc($scheme-uri) else ()"/>
   <xsl:variable name="scheme-name" select="vp:decode(tokenize($scheme-uri, '/')[last()])"/>
 
+  <!-- With valid.ditavals the profiles come from the DITAVALs; a scheme given beside them only
+       checks the values and names them (as `valid export` with a scheme and DITAVAL profiles). -->
+  <xsl:variable name="from-ditavals" as="xs:boolean" select="normalize-space($ditavals) ne ''"/>
+
   <xsl:variable name="resolved-attribute" as="xs:string"
-      select="if (exists($scheme)) then vp:resolve-attribute($scheme, $attribute, $scheme-name) else ''"/>
+      select="if (exists($scheme) and not($from-ditavals)) then vp:resolve-attribute($scheme, $attribute, $scheme-name) else ''"/>
 
   <!-- One <profile name ditaval/> per profile, in profile order. @ditaval is a platform path
        (absolute) for an explicit DITAVAL, or a path relative to the work directory for a
        generated one; @text holds a generated DITAVAL's content. -->
   <xsl:variable name="profiles" as="element(profile)*">
     <xsl:choose>
-      <xsl:when test="exists($scheme) and normalize-space($ditavals) ne ''">
-        <xsl:message terminate="yes"
-            select="'VALID: give either valid.scheme or valid.ditavals, not both'"/>
-      </xsl:when>
-      <xsl:when test="exists($scheme)">
+      <xsl:when test="exists($scheme) and not($from-ditavals)">
         <xsl:variable name="values" select="vp:profile-values($scheme, $resolved-attribute)"/>
         <xsl:if test="empty($values)">
           <xsl:message terminate="yes" select="'VALID: the subject scheme ' || $scheme-name
@@ -81,7 +82,10 @@
                                             else replace(tokenize(translate($file, '\', '/'), '/')[last()],
                                                          '\.[^.]*$', '')"/>
           <profile name="{normalize-space($name)}" ditaval="{vp:absolute-path(normalize-space($file))}">
-            <label><xsl:value-of select="normalize-space($name)"/></label>
+            <!-- With a scheme, the stylesheet labels the profile from it, as valid export does. -->
+            <xsl:if test="empty($scheme)">
+              <label><xsl:value-of select="normalize-space($name)"/></label>
+            </xsl:if>
           </profile>
         </xsl:for-each>
       </xsl:when>
@@ -134,6 +138,7 @@
             <condition><not><available file="${{{$ditaval}}}" type="file"/></not></condition>
           </fail>
           <checksum file="${{{$ditaval}}}" algorithm="SHA-256" property="valid.plan.digest.{$n}"/>
+          <makeurl file="${{{$ditaval}}}" property="valid.plan.ditaval.uri.{$n}"/>
           <echo taskname="valid-index" message="{vp:ant('Profile ' || @name || ': preprocess2 with ')}${{{$ditaval}}}"/>
           <delete dir="${{{$dir}}}" quiet="true"/>
           <ant antfile="${{valid.ot.build.file}}" target="valid-index.preprocess-profile"
@@ -159,6 +164,7 @@
                      src-base="{vp:ant(replace($src, '/[^/]*$', '/'))}">
             <xsl:for-each select="$profiles">
               <profile name="{vp:ant(@name)}" job="{vp:ant($work-dir-uri || @name || '/.job.xml')}"
+                       ditaval="${{valid.plan.ditaval.uri.{position()}}}"
                        ditaval-digest="${{valid.plan.digest.{position()}}}">
                 <xsl:for-each select="label">
                   <label><xsl:value-of select="vp:ant(.)"/></label>

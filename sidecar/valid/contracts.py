@@ -46,6 +46,14 @@ class ProfileInfo(_Strict):
         description="Display name first, then the other names readers use (subject scheme navtitle, keywords)."
     )
     ditaval_digest: str = Field(description="sha256 of the DITAVAL the profile was built with.")
+    keeps: dict[str, dict[str, list[str]]] = Field(
+        default_factory=dict,
+        description="The subject scheme's values this profile keeps, for each profiling attribute its DITAVAL "
+        "narrows: attribute -> value -> the names the scheme gives that value (display name first, then the "
+        "other names readers use; the value itself when the scheme gives none). Attributes in the scheme's "
+        "binding order, values in its document order. Empty without a scheme, or when the DITAVAL narrows no "
+        "scheme attribute (exports written before this field also load with it empty).",
+    )
 
 
 class OwnedValue(_Strict):

@@ -469,8 +469,16 @@ def write_run_document(
         },
     )
     for profile in profiles:
+        ditaval = path.parent / "ditaval" / f"{profile.name}.ditaval"
+        ditaval.parent.mkdir(parents=True, exist_ok=True)
+        _write_once(ditaval, _rules_only(profile))
         el = etree.SubElement(
-            run, "profile", name=profile.name, job=file_uri(jobs[profile.name]), **{"ditaval-digest": profile.digest}
+            run,
+            "profile",
+            name=profile.name,
+            job=file_uri(jobs[profile.name]),
+            ditaval=file_uri(ditaval),
+            **{"ditaval-digest": profile.digest},
         )
         for label in profile.labels:
             etree.SubElement(el, "label").text = label
@@ -485,6 +493,17 @@ def write_run_document(
     for w in warnings:
         etree.SubElement(run, "warning", path=w.path, line=str(w.line), feature=w.feature).text = w.message
     path.write_bytes(etree.tostring(run, xml_declaration=True, encoding="UTF-8", pretty_print=True))
+
+
+def _rules_only(profile: Profile) -> bytes:
+    """The profile's DITAVAL as the stylesheet reads it to tell what the profile keeps: its filtering
+    rules only, with no DOCTYPE, so that the XSLT processor never opens anything else."""
+    val = etree.Element("val")
+    for rule in parse_ditaval(profile.ditaval, profile.source).rules:
+        attributes = {"att": rule.att} if rule.att else {}
+        attributes.update({"val": rule.val} if rule.val else {})
+        etree.SubElement(val, "prop", attributes, action=rule.action)
+    return etree.tostring(val, xml_declaration=True, encoding="UTF-8")
 
 
 def _write_once(path: Path, data: bytes) -> None:
