@@ -169,6 +169,24 @@ def test_dita_valid_index_with_explicit_ditavals_matches_valid_export(dita_ot, t
     print(_summary(sample, "ditavals", ours[0], seconds))
 
 
+def test_dita_valid_index_with_a_scheme_and_ditavals_over_two_attributes_matches_valid_export(dita_ot, tmp_path):
+    """Profiles over two attributes (a product on a platform): the DITAVALs make the profiles, the
+    scheme checks and names the values, and the header's `keeps` is the one `valid export` writes."""
+    from valid.export import export
+
+    relay = jobs.REPO / "tests" / "fixtures" / "dita" / "two_attributes"
+    profiles = {name: relay / "ditaval" / f"{name}.ditaval" for name in ("server-linux", "server-windows", "agent-linux")}
+    out = tmp_path / "out"
+    run = _dita("--input", str(relay / "relay.ditamap"), "--format", "valid-index", "--output", str(out),
+                f"--valid.scheme={relay / 'scheme.ditamap'}",
+                "--valid.ditavals=" + ",".join(f"{name}={path}" for name, path in profiles.items()))
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(out / "relay.jsonl")
+    export(relay / "relay.ditamap", scheme=relay / "scheme.ditamap", profiles=profiles, out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+    assert ours[0]["profiles"][1]["keeps"] == {"product": {"relay-server": ["Relay Server"]}, "platform": {"windows": ["Windows"]}}
+
+
 _html5_runs: dict[Path, tuple[subprocess.CompletedProcess, Path]] = {}
 
 

@@ -11,6 +11,9 @@ scheme's navtitle and keywords, or the labels valid.toml gives). They are claime
   so as a bare word it says nothing: it claims a question only in code form (`json`,
   "license-server") or through an explicit generation (-g), never through a near-spelling.
 
+The scheme's values a profile keeps (the export header's `keeps`) are named the same way:
+`value_names` (valid.answer.combined says how they claim a profile).
+
 A label byte-equal to its id is the id (an export gives a DITAVAL profile without labels its id as
 its only label, and a scheme value without a navtitle its key): it is matched as an id.
 """
@@ -19,9 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from valid.contracts import ProfileInfo
+
+T = TypeVar("T")
 
 # Text a reader marks as code: `json`, "license-server", 'feedback'.
 _CODE_FORM = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”|(?<!\w)'([^'\n]+)'(?!\w)")
@@ -50,9 +55,9 @@ class ProfileNames:
     word_ids: dict[str, str]
 
 
-def _unambiguous(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    """normalised → profile; a form two profiles share belongs to neither."""
-    table: dict[str, str] = {}
+def _unambiguous(pairs: list[tuple[str, T]]) -> dict[str, T]:
+    """normalised → profile (or value); a form two of them share belongs to neither."""
+    table: dict[str, T] = {}
     ambiguous: set[str] = set()
     for key, profile in pairs:
         if not key:
@@ -87,4 +92,48 @@ def ids_in_code_form(question: str, names: ProfileNames) -> list[tuple[str, str]
         profile = names.word_ids.get(text.lower())
         if profile is not None:
             found.append((profile, text))
+    return found
+
+
+# -- the values a profile keeps (profiles over several attributes) -------------------------------
+
+Value = tuple[str, str]  # (attribute, value), as in the export header's `keeps`
+
+
+@dataclass(frozen=True)
+class ValueNames:
+    """The words that name a profiling value, by normalised form → (attribute, value), under the same
+    rules as a profile's: the scheme's names of the value (navtitle, keywords) as names, the value
+    itself as an id (exactly when it has a digit, in code form only when it is spelt like words).
+
+    exact: names and ids with a digit, matched on whole words; word_ids: ids spelt like words."""
+
+    exact: dict[str, Value]
+    word_ids: dict[str, Value]
+
+
+def value_names(profiles: Sequence[ProfileInfo]) -> ValueNames:
+    readers: list[tuple[str, Value]] = []
+    ids: list[tuple[str, Value]] = []
+    word_ids: list[tuple[str, Value]] = []
+    for profile in profiles:
+        for attribute, values in profile.keeps.items():
+            for value, names in values.items():
+                pair = (attribute, value)
+                if spelt_like_words(value):
+                    word_ids.append((value.lower(), pair))
+                else:
+                    ids.append((normalise(value), pair))
+                readers += [(normalise(name), pair) for name in names if name != value]
+    return ValueNames(exact=_unambiguous(readers + ids), word_ids=_unambiguous(word_ids))
+
+
+def values_in_code_form(question: str, names: ValueNames) -> list[tuple[Value, str]]:
+    """((attribute, value), text) for each value id spelt like words that the question writes in code form."""
+    found = []
+    for match in _CODE_FORM.finditer(question):
+        text = next(group for group in match.groups() if group is not None).strip()
+        value = names.word_ids.get(text.lower())
+        if value is not None:
+            found.append((value, text))
     return found

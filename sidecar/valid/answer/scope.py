@@ -25,6 +25,10 @@ Versioned products: each profile's labels are read as product words and a dotted
 ("Acme CLI 2.4.1" → {acme, cli}, 2.4.1). "version 2.4.1", "v2.4.1" or "2.4.1" resolves when one
 profile (of the products the question names) has that version; a partial version ("Acme 2")
 leaves the matching profiles as `candidates`, so VALID asks among them only.
+
+Profiles over several attributes (a product on a platform) without labels of their own are named by
+the scheme's names of the values they keep (valid.answer.combined): both values name the profile,
+one value leaves the profiles keeping it as `candidates`, a combination no profile keeps is `unknown`.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from typing import Iterable, Sequence
 from valid.contracts import ProfileInfo
 from valid.errors import ValidError
 
+from valid.answer.combined import combined_scope
 from valid.answer.models import ScopeResolution
 from valid.answer.names import ProfileNames, ids_in_code_form, profile_names
 from valid.answer.text import one_edit_apart
@@ -188,7 +193,18 @@ def resolve_scope(
         for name in explicit:
             found.add(validate_generation(name, profiles))
 
-    candidates = [] if found else sorted(set(version_candidates or naming.products_named(words)), key=order.__getitem__)
+    # Profiles over several attributes, named by the values they keep (valid.answer.combined), when
+    # no profile's own name or label is in the question.
+    combined = None if found else combined_scope(question, words, profiles)
+    if combined is not None:
+        found.update(combined.profiles)
+        matched += combined.matched
+        unknown += combined.unknown
+        # Searched with the question as written: the values' names, not the profile's id, are in its content.
+        words_of.update({p: [] for p in combined.profiles})
+        version_candidates = [] if combined.candidates else version_candidates
+    pool = (combined.candidates if combined else []) or version_candidates or naming.products_named(words)
+    candidates = [] if found else sorted(set(pool), key=order.__getitem__)
     return ScopeResolution(
         profiles=sorted(found, key=order.__getitem__),
         matched=matched,
