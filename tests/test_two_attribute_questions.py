@@ -165,3 +165,14 @@ def test_a_doc_set_over_one_attribute_resolves_every_trap_set_question_as_withou
     without = [p.model_copy(update={"keeps": {}}) for p in profiles]
     for trap in load_trapset(sample.trapset):
         assert resolve_scope(trap.question, profiles) == resolve_scope(trap.question, without), trap.id
+
+
+def test_a_follow_up_naming_another_combination_leaves_the_previous_profile_also_on_the_ask_page(profiles):
+    from valid.answer.conversation import PriorTurn, follow_up
+    from valid.serve.answerer import Generation
+
+    previous = PriorTurn("How do I open the firewall for Relay Server on Windows?", ("server-windows",))
+    served = [Generation(p.name, p.labels[0], tuple(p.labels), p.keeps) for p in profiles]
+    for generations in (profiles, served):
+        turn = follow_up("And how do I install the Relay Agent on Linux?", previous, generations)
+        assert turn.generation is None and not turn.inherited  # scoped by its own words: agent-linux

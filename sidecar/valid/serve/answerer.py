@@ -12,6 +12,7 @@ layer alone may pass another implementation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 
@@ -22,6 +23,9 @@ class Generation:
     name: str  # the profile name: tpu7x
     label: str  # the display name: TPU7x (Ironwood)
     labels: tuple[str, ...] = ()  # every name readers use, display name first
+    # The scheme values it keeps, with their names (the export header's keeps): how a question names
+    # a profile over several attributes; follow-up questions are resolved against these profiles too.
+    keeps: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)

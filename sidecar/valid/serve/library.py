@@ -54,7 +54,9 @@ class EngineSettings:
 
 def _generations(release) -> list[Generation]:
     return [
-        Generation(name=p.name, label=p.labels[0] if p.labels else p.name, labels=tuple(p.labels) or (p.name,))
+        Generation(
+            name=p.name, label=p.labels[0] if p.labels else p.name, labels=tuple(p.labels) or (p.name,), keeps=p.keeps
+        )
         for p in release.header.profiles
     ]
 
