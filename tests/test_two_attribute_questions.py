@@ -101,6 +101,7 @@ def test_a_question_naming_one_attributes_value_leaves_the_profiles_keeping_it_t
     resolution = resolve_scope(question, profiles)
     assert resolution.profiles == []
     assert resolution.candidates == keeping
+    assert resolution.matched  # the value's name narrowed the scope: a name, not what is asked about
     assert not resolution.version_named  # nothing narrows it to one: VALID asks
 
 

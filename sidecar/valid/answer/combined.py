@@ -51,7 +51,7 @@ class CombinedScope:
     profiles: list[str] = field(default_factory=list)  # named on every attribute they are defined over
     candidates: list[str] = field(default_factory=list)  # keep every value named; none is named fully
     unknown: list[str] = field(default_factory=list)  # a combination of values no profile keeps
-    matched: list[str] = field(default_factory=list)  # the words that named the profiles
+    matched: list[str] = field(default_factory=list)  # the words that named the profiles or candidates
 
 
 def combined_scope(question: str, words: Sequence[Word], profiles: Sequence[ProfileInfo]) -> CombinedScope | None:
@@ -71,7 +71,7 @@ def combined_scope(question: str, words: Sequence[Word], profiles: Sequence[Prof
         return CombinedScope(profiles=full, matched=[each.text for each in named])
     partial = [name for name, kept in keeps.items() if keeps_all_named(kept, asked)]
     if partial:
-        return CombinedScope(candidates=partial)
+        return CombinedScope(candidates=partial, matched=[each.text for each in named])
     return CombinedScope(unknown=[_quoted(question, [each.text for each in named])])
 
 
