@@ -7,6 +7,9 @@ from, and a combination no profile keeps is refused rather than answered from an
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,17 +133,22 @@ def test_value_ids_spelt_like_ordinary_words_name_a_value_only_in_code_form():
     assert resolve_scope("How do I export from the `json` edition on `cloud`?", profiles).profiles == ["a1"]
 
 
-def test_asking_through_the_index_answers_in_the_combined_profile_and_never_from_another(relay, monkeypatch):
-    monkeypatch.delenv(config.CONFIG_ENV, raising=False)
-    monkeypatch.chdir(relay)
-    runner = CliRunner()
-    indexed = runner.invoke(main, ["index", "chunks.jsonl"], catch_exceptions=False)
-    assert indexed.exit_code == 0, indexed.output
+def test_asking_through_the_index_answers_in_the_combined_profile_and_never_from_another(relay):
+    # The real commands in their own processes, as a reader runs them (embedded Chroma and the
+    # configuration stay out of the test process).
+    env = {k: v for k, v in os.environ.items() if k not in (config.CONFIG_ENV, "VALID_STATE")}
+    env["PYTHONPATH"] = str(REPO / "sidecar")
+
+    def valid(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "valid", *args], cwd=relay, env=env, capture_output=True, text=True)
+
+    indexed = valid("index", "chunks.jsonl")
+    assert indexed.returncode == 0, indexed.stderr
 
     def ask(question: str) -> dict:
-        result = runner.invoke(main, ["ask", "--json", question], catch_exceptions=False)
-        assert result.exit_code in (0, 1), result.output
-        return json.loads(result.output)
+        result = valid("ask", "--json", "--no-log", question)
+        assert result.returncode in (0, 1), result.stderr
+        return json.loads(result.stdout)
 
     firewall = ask("How do I open the firewall for Relay Server on Windows?")
     assert firewall["outcome"] == "answer" and firewall["scope"] == ["server-windows"]
@@ -148,8 +156,8 @@ def test_asking_through_the_index_answers_in_the_combined_profile_and_never_from
     assert "Windows Firewall" in json.dumps(firewall["answers"])
 
     on_linux = ask("On Linux, which port is used?")
-    assert on_linux["outcome"] in ("ask", "answer", "refuse")
-    assert {c["generation"] for c in on_linux["choices"]} <= {"server-linux", "agent-linux"}
+    assert on_linux["outcome"] == "ask"
+    assert on_linux["choices"] and {c["generation"] for c in on_linux["choices"]} <= {"server-linux", "agent-linux"}
 
     nowhere = ask("Which port does Relay Agent on Windows connect to?")
     assert nowhere["outcome"] == "refuse" and nowhere["answers"] == [] and nowhere["scope"] == []
