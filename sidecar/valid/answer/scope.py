@@ -34,7 +34,7 @@ one value leaves the profiles keeping it as `candidates`, a combination no profi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from valid.contracts import ProfileInfo
@@ -120,6 +120,20 @@ def _accelerator_profile(word: _Word, profiles: Sequence[ProfileInfo], names: Pr
     return None
 
 
+@dataclass
+class _Named:
+    """What resolve_scope has found so far: the profiles, the words that named them, in order."""
+
+    found: set[str] = field(default_factory=set)
+    matched: list[str] = field(default_factory=list)
+    words_of: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, profile: str, text: str) -> None:
+        self.found.add(profile)
+        self.matched.append(text)
+        self.words_of.setdefault(profile, []).append(text)
+
+
 def resolve_scope(
     question: str, profiles: Sequence[ProfileInfo], generation: str | Iterable[str] | None = None
 ) -> ScopeResolution:
@@ -131,15 +145,46 @@ def resolve_scope(
     order = {p.name: i for i, p in enumerate(profiles)}
     names = profile_names(profiles)
     words = _words(question)
-    found: set[str] = set()
-    matched: list[str] = []
-    words_of: dict[str, list[str]] = {}
-    unknown: list[str] = []
-    used = [False] * len(words)
+    named = _Named()
+    used = _names_and_labels(words, profiles, names, named)
+    for profile, text in ids_in_code_form(question, names):
+        named.add(profile, text)
+    naming = naming_pattern(profiles)
+    unknown = naming.unknown_names(words, used)
+    version_candidates, unknown_versions = _versions(words, used, profiles, naming, named)
+    unknown += unknown_versions
+    if generation is not None:
+        for name in [generation] if isinstance(generation, str) else list(generation):
+            named.found.add(validate_generation(name, profiles))
 
+    # Profiles over several attributes, named by the values they keep (valid.answer.combined), when
+    # no profile's own name or label is in the question.
+    combined = None if named.found else combined_scope(question, words, profiles)
+    if combined is not None:
+        named.found.update(combined.profiles)
+        named.matched += combined.matched
+        unknown += combined.unknown
+        # Searched with the question as written: the values' names, not the profile's id, are in its content.
+        named.words_of.update({p: [] for p in combined.profiles})
+        version_candidates = [] if combined.candidates else version_candidates
+    pool = (combined.candidates if combined else []) or version_candidates or naming.products_named(words)
+    candidates = [] if named.found else sorted(set(pool), key=order.__getitem__)
+    return ScopeResolution(
+        profiles=sorted(named.found, key=order.__getitem__),
+        matched=named.matched,
+        unknown=unknown,
+        candidates=candidates,
+        version_named=bool(candidates) and bool(version_candidates) and _one_per_product(candidates, naming),
+        words={p: named.words_of[p] for p in sorted(named.words_of, key=order.__getitem__)},
+    )
+
+
+def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names, named: _Named) -> list[bool]:
+    """The names and labels the words spell (the longest window of whole words first), accelerator
+    and machine types, and one-letter slips in long labels; which words were used for them."""
+    used = [False] * len(words)
     i = 0
     while i < len(words):
-        # Longest window of whole words whose letters and digits spell a name or label.
         hit = None
         for size in range(min(_MAX_WINDOW, len(words) - i), 0, -1):
             key = "".join(w.norm for w in words[i : i + size])
@@ -148,72 +193,39 @@ def resolve_scope(
                 break
         if hit:
             size, profile = hit
-            found.add(profile)
-            matched.append(" ".join(w.raw for w in words[i : i + size]))
-            words_of.setdefault(profile, []).append(matched[-1])
-            for j in range(i, i + size):
-                used[j] = True
+            named.add(profile, " ".join(w.raw for w in words[i : i + size]))
+            used[i : i + size] = [True] * size
             i += size
             continue
         profile = _accelerator_profile(words[i], profiles, names) or _fuzzy_profile(words[i], names)
         if profile:
-            found.add(profile)
-            matched.append(words[i].raw)
-            words_of.setdefault(profile, []).append(words[i].raw)
+            named.add(profile, words[i].raw)
             used[i] = True
         i += 1
-    for profile, text in ids_in_code_form(question, names):
-        found.add(profile)
-        matched.append(text)
-        words_of.setdefault(profile, []).append(text)
+    return used
 
-    naming = naming_pattern(profiles)
-    unknown = naming.unknown_names(words, used)
-    version_candidates: list[str] = []
+
+def _versions(words, used, profiles, naming, named: _Named) -> tuple[list[str], list[str]]:
+    """The versions the question names: one value's version names it; a partial or shared version
+    leaves its values as candidates (its word still a name); a version no value has is unknown."""
+    candidates: list[str] = []
+    unknown: list[str] = []
     versions = _versions_named(words, used, profiles, naming)
     # A version several products share ("2.0.0" of the CLI and of the agent) belongs to the product
     # of the generations the question names without ambiguity ("in 2.0.0, and in 2.3.0").
-    named_products = {w for kind, named, _ in versions if len(named) == 1 for w in naming.products.get(named[0], ())}
-    for kind, named, word in versions:
-        if len(named) > 1 and named_products:
-            named = [p for p in named if naming.products.get(p, frozenset()) <= named_products] or named
-        if len(named) == 1:
+    named_products = {w for kind, having, _ in versions if len(having) == 1 for w in naming.products.get(having[0], ())}
+    for kind, having, word in versions:
+        if len(having) > 1 and named_products:
+            having = [p for p in having if naming.products.get(p, frozenset()) <= named_products] or having
+        if len(having) == 1:
             # One value has that version, or is the only one under a partial version ("2.3" → 2.3.0).
-            found.add(named[0])
-            matched.append(word)
-            words_of.setdefault(named[0], []).append(word)
-        elif named:
-            version_candidates += [p for p in named if p not in version_candidates]
-            matched.append(word)  # it narrowed the scope: a name, never what is asked about
+            named.add(having[0], word)
+        elif having:
+            candidates += [p for p in having if p not in candidates]
+            named.matched.append(word)  # it narrowed the scope: a name, never what is asked about
         else:
             unknown.append(word)
-
-    if generation is not None:
-        explicit = [generation] if isinstance(generation, str) else list(generation)
-        for name in explicit:
-            found.add(validate_generation(name, profiles))
-
-    # Profiles over several attributes, named by the values they keep (valid.answer.combined), when
-    # no profile's own name or label is in the question.
-    combined = None if found else combined_scope(question, words, profiles)
-    if combined is not None:
-        found.update(combined.profiles)
-        matched += combined.matched
-        unknown += combined.unknown
-        # Searched with the question as written: the values' names, not the profile's id, are in its content.
-        words_of.update({p: [] for p in combined.profiles})
-        version_candidates = [] if combined.candidates else version_candidates
-    pool = (combined.candidates if combined else []) or version_candidates or naming.products_named(words)
-    candidates = [] if found else sorted(set(pool), key=order.__getitem__)
-    return ScopeResolution(
-        profiles=sorted(found, key=order.__getitem__),
-        matched=matched,
-        unknown=unknown,
-        candidates=candidates,
-        version_named=bool(candidates) and bool(version_candidates) and _one_per_product(candidates, naming),
-        words={p: words_of[p] for p in sorted(words_of, key=order.__getitem__)},
-    )
-
+    return candidates, unknown
 
 
 def _one_per_product(candidates: list[str], naming) -> bool:
