@@ -29,7 +29,7 @@ from typing import Sequence
 
 from valid.answer.abbreviations import Abbreviations
 from valid.answer.models import EvidenceChunk
-from valid.answer.question import Anchor, anchor_in
+from valid.answer.question import Anchor, anchor_in, defining_row
 from valid.answer.retrieve import chunks_by_id, evidence_chunk
 from valid.answer.text import STOPWORDS, stem, terms
 
@@ -146,9 +146,6 @@ def _defines(anchor: Anchor, chunks: Sequence[EvidenceChunk]) -> bool:
     cell ("--parallel N | 8 | …"); not a command line that sets it ("  --version=… \\")."""
     return any(defining_row(anchor.text).search(c.text) for c in chunks)
 
-
-def defining_row(flag: str) -> re.Pattern:
-    return re.compile(r"(?m)^[ \t]*" + re.escape(flag) + r"(?:[ \t]+[A-Z_][A-Z0-9_]*)?[ \t]*\|")
 
 
 def _in_scope(release, anchor: Anchor, profile: str) -> list[EvidenceChunk]:

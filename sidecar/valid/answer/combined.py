@@ -27,10 +27,8 @@ from typing import Protocol
 
 from valid.contracts import ProfileInfo
 
-from valid.answer.names import Value, ValueNames, value_names, values_in_code_form
+from valid.answer.names import Value, ValueNames, longest_name, value_names, values_in_code_form
 
-# The longest name, in words, tried (as for profile names).
-_MAX_WINDOW = 5
 # An unknown combination is quoted from the question when its words are this close together.
 _MAX_SPAN_WORDS = 6
 
@@ -94,14 +92,13 @@ def named_values(question: str, words: Sequence[Word], names: ValueNames) -> lis
     found: list[Named] = []
     i = 0
     while i < len(words):
-        for size in range(min(_MAX_WINDOW, len(words) - i), 0, -1):
-            value = names.exact.get("".join(w.norm for w in words[i : i + size]))
-            if value is not None:
-                found.append(Named(value, " ".join(w.raw for w in words[i : i + size])))
-                i += size
-                break
-        else:
+        hit = longest_name(words, i, names.exact)
+        if hit is None:
             i += 1
+            continue
+        size, value = hit
+        found.append(Named(value, " ".join(w.raw for w in words[i : i + size])))
+        i += size
     coded = [Named(value, text) for value, text in values_in_code_form(question, names)]
     return found + [each for each in coded if each not in found]  # `relay-server` also spells "Relay Server"
 

@@ -371,10 +371,11 @@ class AnswerEngine:
     def _answer_generation(self, run: _Ask, profile: str, about, words) -> _Attempts:
         retrieval = self.retrieve_in_scope(run, profile)
         t = time.perf_counter()
+        names = self._names(run.resolution)
         found = assess(
             self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
-            names=proper_names(run.question, self._names(run.resolution)),
-            abbreviated=acronyms(run.question, self._names(run.resolution)),
+            names=proper_names(run.question, names),
+            abbreviated=acronyms(run.question, names),
             peers=self._peers[profile],
         )
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
@@ -386,11 +387,7 @@ class AnswerEngine:
                 refusal=f"nothing in scope for {self._labels[profile]} answers the question",
                 missing=f"{self._labels[profile]} content that answers: {run.question}",
             )
-        chunks = [*retrieval.chunks, *found.extra]
-        extra_depth = getattr(self.generator, "evidence_depth", len(retrieval.chunks)) - len(retrieval.chunks)
-        if extra_depth > 0:
-            # Same scope, same ranking, only deeper (the offline answerer reads 8 chunks).
-            chunks += [c for c in deeper(self.release, retrieval, extra_depth) if all(c.id != k.id for k in chunks)]
+        chunks = self._evidence(retrieval, also=found.extra)
         chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
         return self._loop(
             run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress
@@ -531,11 +528,12 @@ class AnswerEngine:
         deeper_chunks = self._evidence(retrieval)
         return len(deeper_chunks) > len(retrieval.chunks) and self._states_answer(question, profile, deeper_chunks)
 
-    def _evidence(self, retrieval: RetrievalOutcome) -> list:
-        """The chunks the answerer would read for this value: its top chunks, then deeper in the same
-        ranking, as many as the generator reads."""
-        chunks = list(retrieval.chunks)
-        extra = getattr(self.generator, "evidence_depth", len(chunks)) - len(chunks)
+    def _evidence(self, retrieval: RetrievalOutcome, also: Sequence = ()) -> list:
+        """The chunks the answerer reads for this value: its top chunks (and `also`, chunks that hold
+        an anchor the top lacked), then deeper in the same scope and ranking, as many as the generator
+        reads (the offline answerer reads 8)."""
+        chunks = [*retrieval.chunks, *also]
+        extra = getattr(self.generator, "evidence_depth", len(retrieval.chunks)) - len(retrieval.chunks)
         if extra > 0:
             chunks += [c for c in deeper(self.release, retrieval, extra) if all(c.id != k.id for k in chunks)]
         return chunks

@@ -30,10 +30,9 @@ from functools import lru_cache
 from dataclasses import dataclass, replace
 
 from valid.audit.tokens import NUMBER_WORDS, scan
-from valid.answer.answerable import defining_row
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, kind_of_noun, question_kind
+from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")

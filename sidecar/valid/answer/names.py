@@ -137,3 +137,16 @@ def values_in_code_form(question: str, names: ValueNames) -> list[tuple[Value, s
         if value is not None:
             found.append((value, text))
     return found
+
+
+MAX_WINDOW = 5  # the longest name, in words, tried ("Cloud TPU Ironwood" is 3)
+
+
+def longest_name(words: Sequence, start: int, exact: dict) -> tuple[int, object] | None:
+    """The longest run of whole words from `start` whose letters and digits spell a key of `exact`:
+    (its length in words, what it names), or None."""
+    for size in range(min(MAX_WINDOW, len(words) - start), 0, -1):
+        key = "".join(w.norm for w in words[start : start + size])
+        if key in exact:
+            return size, exact[key]
+    return None

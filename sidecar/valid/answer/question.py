@@ -185,6 +185,12 @@ def anchor_pattern(anchor: Anchor) -> re.Pattern:
     return re.compile(r"(?<![\w-])" + body + r"(?!\w|-\w)", re.I)
 
 
+def defining_row(flag: str) -> re.Pattern:
+    """A reference row that defines the flag: the flag (and its metavariable) in the first cell
+    ("--parallel N | 8 | …"), not a command line that sets it ("  --version=… \\")."""
+    return re.compile(r"(?m)^[ \t]*" + re.escape(flag) + r"(?:[ \t]+[A-Z_][A-Z0-9_]*)?[ \t]*\|")
+
+
 def anchor_in(anchor: Anchor, text: str) -> bool:
     """The anchor is in text: written the same way, or, for a code-form name of ordinary words
     ("single-host"), with all its words in text."""
@@ -373,12 +379,17 @@ def asks(question: str) -> list[str]:
     return [first, *(f"{p} ({about})" if _REFERS.search(p) else p for p in parts[1:])]
 
 
+def _name_words(names: Iterable[str]) -> set[str]:
+    """The words of the names that chose the scope, lower case: never what a question asks about."""
+    return {w.lower() for name in names for w in re.findall(r"[A-Za-z0-9]+", name)}
+
+
 def proper_names(question: str, ignore: Iterable[str] = ()) -> list[str]:
     """Capitalised words inside the question proper that do not start its sentence ("Which Python
     versions…", "…on Ubuntu?"): names of things the answer must be about. Names of generations and
     products (`ignore`) are the scope, not the subject."""
     start, end = asking_span(question)
-    ignored = {w.lower() for word in ignore for w in re.findall(r"[A-Za-z0-9]+", word)}
+    ignored = _name_words(ignore)
     found = re.findall(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+[A-Za-z]*\b", question[start:end])
     return list(dict.fromkeys(w for w in found if w.lower() not in ignored and w.lower() not in STOPWORDS))
 
@@ -387,7 +398,7 @@ def acronyms(question: str, ignore: Iterable[str] = ()) -> list[str]:
     """The all-capital abbreviations of the question proper ("NUMA", "GKE"), lower case, without the
     names of generations: each names one technical thing, which a content word seldom does."""
     start, end = asking_span(question)
-    ignored = {w.lower() for word in ignore for w in re.findall(r"[A-Za-z0-9]+", word)}
+    ignored = _name_words(ignore)
     asking = question[start:end]
     # "Is the file YAML or TOML?" asks which one: a generation with either has what is asked about.
     alternatives = {w.lower() for pair in _ALTERNATIVES.findall(asking) for w in pair}

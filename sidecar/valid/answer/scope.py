@@ -42,11 +42,9 @@ from valid.errors import ValidError
 
 from valid.answer.combined import combined_scope
 from valid.answer.models import ScopeResolution
-from valid.answer.names import ProfileNames, ids_in_code_form, profile_names
+from valid.answer.names import ProfileNames, ids_in_code_form, longest_name, profile_names
 from valid.answer.text import one_edit_apart
 
-# The longest label, in words, we try to match ("Cloud TPU Ironwood" is 3).
-_MAX_WINDOW = 5
 # Characters that end or split a word without belonging to it.
 _WORD = re.compile(r"[^\s,;:!?()\[\]{}<>\"“”«»]+")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
@@ -185,12 +183,7 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
     used = [False] * len(words)
     i = 0
     while i < len(words):
-        hit = None
-        for size in range(min(_MAX_WINDOW, len(words) - i), 0, -1):
-            key = "".join(w.norm for w in words[i : i + size])
-            if key in names.exact:
-                hit = (size, names.exact[key])
-                break
+        hit = longest_name(words, i, names.exact)
         if hit:
             size, profile = hit
             named.add(profile, " ".join(w.raw for w in words[i : i + size]))

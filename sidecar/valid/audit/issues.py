@@ -183,7 +183,8 @@ class IssueStore:
         return issues
 
     @contextmanager
-    def _lock(self) -> Iterator[None]:
+    def lock(self) -> Iterator[None]:
+        """Hold the store's lock (an exclusive flock on its .lock file) while the block runs."""
         self.directory.mkdir(parents=True, exist_ok=True)
         with open(self.directory / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -194,7 +195,7 @@ class IssueStore:
 
     @contextmanager
     def _locked(self) -> Iterator[list[Issue]]:
-        with self._lock():
+        with self.lock():
             issues = self._read()
             before = [i.model_dump() for i in issues]
             yield issues
@@ -207,7 +208,7 @@ class IssueStore:
 
         The record only grows by whole appended lines; the summary is regenerated once per call."""
         outcomes: list[str] = []
-        with self._lock():
+        with self.lock():
             issues = self._read()
             known = {i.fingerprint for i in issues}
             from_questions = sum(1 for i in issues if i.kind != SCOPE_FINDING)
