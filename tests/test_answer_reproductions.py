@@ -460,3 +460,35 @@ def test_whether_a_release_states_an_answer_is_judged_on_what_the_answerer_would
     obj = ask(corvane, "Corvane CLI 2: what is the largest file a push accepts?")
     assert obj.outcome == "ask"
     assert [c.generation for c in obj.choices] == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+
+
+def test_terms_offered_as_alternatives_need_only_one_in_a_generations_content(sample):
+    # v5p and v6e write --accelerator-type, TPU7x --machine-type: each has what is asked about.
+    obj = ask(sample, "do I specify --accelerator-type or --machine-type when I create it?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["v5p", "v6e", "tpu7x"]
+    assert only_answer(ask(sample, "On v5p, do I pass --accelerator-type or --machine-type to create a VM?"), "v5p")
+    # A list at the end of the question offers alternatives too.
+    obj = ask(sample, "what's inside each chip besides the TensorCores - MXUs, SparseCores?")
+    assert obj.outcome == "ask" and len(obj.choices) == 3
+
+
+def test_a_default_asked_as_unless_told_otherwise_asks_among_the_cli_releases(corvane):
+    # "unless told otherwise" asks for the default, and "algo" is "algorithm" clipped.
+    obj = ask(corvane, "what checksum algo does the corvane cli store with each chunk unless told otherwise?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+
+
+def test_a_release_whose_shared_topic_differs_below_it_is_offered(corvane):
+    # "Agent configuration" is shared; its "Configuration file" section (YAML in 1.4.0, TOML
+    # later) is each release's own, so every release has its own answer.
+    obj = ask(corvane, "syntax for a job entry (directory, vault, schedule) in the agent config file?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
+
+
+def test_a_product_whose_content_covers_two_fewer_of_seven_words_is_dominated(corvane):
+    # The agents' content says nothing of checksums; the CLI releases' options tables do.
+    obj = ask(corvane, "Which checksum algo gets stored with chunks unless I change it?")
+    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]

@@ -99,7 +99,21 @@ def test_a_default_is_asked_for_in_several_words():
 
     assert asks_default("How many run unless I change it?") and asks_default("What is set out of the box?")
     assert asks_default("Which level applies if I don't change anything?")
+    assert asks_default("Which algorithm is used unless told otherwise?")
+    assert asks_default("What compression does push use if I don't specify one?")
     assert not asks_default("How do I change the level?")
+
+
+def test_terms_joined_by_or_or_a_slash_or_listed_at_the_end_are_alternatives():
+    from valid.answer.question import alternatives
+
+    assert alternatives("Do I pass --accelerator-type or --machine-type?") == [frozenset({"--accelerator-type", "--machine-type"})]
+    assert alternatives("Is the file YAML/TOML?") == [frozenset({"yaml", "toml"})]
+    assert alternatives("What is inside a chip - MXUs, SparseCores?") == [frozenset({"mxus", "sparsecores"})]
+    assert alternatives("Which of gzip, zstd, or lz4 is the default?") == [frozenset({"gzip", "zstd", "lz4"})]
+    # A comma that ends a phrase, or a list of the fields asked about, lists no alternatives.
+    assert alternatives("On v5p, how many chips are there?") == []
+    assert alternatives("What is the syntax of a job (directory, vault, schedule) in the file?") == []
 
 
 def test_an_example_in_the_question_is_no_anchor():

@@ -60,6 +60,7 @@ def assess(
     names: Sequence[str] = (),
     abbreviated: Sequence[str] = (),
     peers: Sequence[str] | None = None,
+    alternatives: Sequence[frozenset[str]] = (),
 ) -> Answerability:
     """What of the question's anchors and content words the content in scope for `profile` lacks.
     `peers` are the other versions of the same product (default: `profiles`): a content word is
@@ -106,6 +107,8 @@ def assess(
             named = word.upper() if word in abbreviated else word  # as the question writes it
             result.missing.append(named)
             result.elsewhere[named] = others
+    checked = [*(a.text for a in anchors), *names, *words]
+    result.missing = _without_alternatives_had(result.missing, checked, alternatives)
     for term in result.missing:
         if term not in result.elsewhere:
             anchor = next((a for a in anchors if a.text == term), None)
@@ -115,6 +118,18 @@ def assess(
             if others:
                 result.elsewhere[term] = others
     return result
+
+
+def _without_alternatives_had(missing: list[str], checked: Sequence[str], groups) -> list[str]:
+    """The missing terms, less those the question offered as alternatives to a term the content has
+    ("--accelerator-type or --machine-type": a generation with either has what is asked about)."""
+    def key(term: str) -> str:
+        return stem(term.lower())
+
+    lacking = {key(t) for t in missing}
+    had = {key(t) for t in checked} - lacking
+    groups = [{key(t) for t in group} for group in groups]
+    return [t for t in missing if not any(key(t) in group and group & had for group in groups)]
 
 
 # A line that says the thing it names is gone from this release: "Removed: corvane mirror.", "X was

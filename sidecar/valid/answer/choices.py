@@ -20,7 +20,7 @@ SHARED_DEPTH = 3
 # A value is offered as a choice when its content is relevant, or when its best similarity reaches
 # CHOICE_FLOOR (calibrated on the trap sets' dev halves: docs/answer.md).
 CHOICE_FLOOR = 0.3
-DOMINANCE_COVERAGE = 0.3  # an offered value is dropped when another covers this much more of the question
+DOMINANCE_COVERAGE = 0.28  # an offered value is dropped when another covers this much more of the question (2 of 7 words)
 DOMINANCE_SIMILARITY = 0.08  # ... and is this much nearer in meaning (tuned on the dev halves)
 
 
@@ -46,9 +46,15 @@ def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome])
     return [p for p in offered if not beaten(p)]
 
 
-def has_own(retrieval: RetrievalOutcome, pool: Sequence[str]) -> bool:
-    """Some of the value's best chunks are its own (not in scope for every value of the pool)."""
-    return any(not set(pool) <= set(chunk.scope) for chunk in retrieval.chunks[:SHARED_DEPTH])
+def has_own(retrieval: RetrievalOutcome, pool: Sequence[str], listed: Sequence = ()) -> bool:
+    """Some of the value's best chunks are its own (not in scope for every value of the pool), or
+    shared chunks of a topic that says something different per value below them (`listed`: the
+    chunks retrieved for any value of the pool; see topic_differs)."""
+    everyone = set(pool)
+    return any(
+        not everyone <= set(chunk.scope) or topic_differs(chunk, listed, everyone)
+        for chunk in retrieval.chunks[:SHARED_DEPTH]
+    )
 
 
 def shared_only(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str], owned) -> bool:

@@ -50,7 +50,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import acronyms, anchors, proper_names, question_words, with_default_said
+from valid.answer.question import acronyms, alternatives, anchors, proper_names, question_words, with_default_said
 from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
@@ -329,7 +329,8 @@ class AnswerEngine:
         offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
         # A generation whose best chunks are all shared by every candidate has nothing of its
         # own to answer with: choosing it would give the shared text everyone gets.
-        offered = [p for p in offered if has_own(retrievals[p], pool)] or offered
+        listed = [chunk for p in pool for chunk in retrievals[p].chunks]
+        offered = [p for p in offered if has_own(retrievals[p], pool, listed)] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
         offered = [p for p in offered if self._states_answer_deeper(question, p, retrievals[p])] or offered
@@ -377,6 +378,7 @@ class AnswerEngine:
             names=proper_names(run.question, names),
             abbreviated=acronyms(run.question, names),
             peers=self._peers[profile],
+            alternatives=alternatives(run.question),
         )
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
@@ -544,11 +546,13 @@ class AnswerEngine:
         words = question_words(question, [*names, *(a.text for a in about)])
         asked_names = proper_names(question, names)
         abbreviated = acronyms(question, names)
+        offered_alternatives = alternatives(question)
         kept = []
         for p in profiles:
             found = assess(
                 self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations,
                 names=asked_names, abbreviated=abbreviated, peers=[q for q in pool if q in self._peers[p]],
+                alternatives=offered_alternatives,
             )
             # A value whose content says the thing was removed answers "does it still…" with
             # that notice: a choice worth offering, refused with the notice once chosen.

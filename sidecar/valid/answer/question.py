@@ -295,7 +295,10 @@ def asks_where(question: str) -> bool:
 _DEFAULT_ASKED = re.compile(
     r"\b(?:unless|until|if|when)\s+(?:i|we|you|they)\s+(?:change|set|raise|lower|override|configure|touch)\b"
     r"(?:\s+(?:it|that|this|them|anything))?|"
-    r"\bif\s+(?:i|we|you)\s+(?:leave|don't\s+(?:change|set|touch)|do\s+not\s+(?:change|set|touch))\b|"
+    r"\bif\s+(?:i|we|you)\s+(?:leave|(?:don't|do\s+not)\s+(?:change|set|touch|specify|pick|choose|pass|give))\b"
+    r"(?:\s+(?:it|that|this|them|anything|one|a\s+value))?|"
+    r"\bunless\s+(?:told|instructed|specified|stated|configured|set)\s+otherwise\b|"
+    r"\bunless\s+(?:i|we|you)\s+(?:say|specify|choose|pick|tell\s+it)\s+otherwise\b|"
     r"\bout\s+of\s+the\s+box\b|\bleft\s+(?:alone|unset|as\s+is)\b|\bwithout\s+(?:changing|setting|configuring)\b",
     re.I,
 )
@@ -407,6 +410,29 @@ def acronyms(question: str, ignore: Iterable[str] = ()) -> list[str]:
 
 
 _ALTERNATIVES = re.compile(r"\b([A-Za-z0-9-]+)s?,?\s+or\s+(?:an?\s+|the\s+)?([A-Za-z0-9-]+)")
+
+
+# "--accelerator-type or --machine-type", "YAML/TOML", "MXUs, SparseCores?": terms the reader offers
+# as alternatives, joined by "or" or a slash, or listed with commas at the end of the question or
+# before a final "or". Content that has any one of them has what is asked about.
+_TERM = r"-{0,2}\w[\w.+-]*"
+_JOIN = r",?\s+or\s+(?:an?\s+|the\s+)?|\s*,\s*(?:or\s+(?:an?\s+|the\s+)?)?|\s*/\s*"
+_LISTED = re.compile(rf"{_TERM}(?:(?:{_JOIN}){_TERM})+")
+
+
+def alternatives(question: str) -> list[frozenset[str]]:
+    """The groups of terms the question offers as alternatives, lower case (see above)."""
+    start, end = asking_span(question)
+    asking = question[start:end]
+    groups: list[frozenset[str]] = []
+    for match in _LISTED.finditer(asking):
+        listed = match.group()
+        at_end = re.fullmatch(r"[\s?.!]*", asking[match.end():]) is not None
+        if not re.search(r"\sor\s|/", listed) and not at_end:
+            continue  # "On v5p, how many…": a comma that ends a phrase lists nothing
+        items = re.split(_JOIN, listed)
+        groups.append(frozenset(i.lower().rstrip(".") for i in items if i))
+    return groups
 
 
 _KIND_OF_NOUN = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\s+([A-Za-z][\w-]*)", re.I)

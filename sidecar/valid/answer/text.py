@@ -25,6 +25,7 @@ CLIPPED = {
     "docs": "documentation", "param": "parameter", "params": "parameters", "arg": "argument",
     "args": "arguments", "perf": "performance", "mem": "memory", "prod": "production", "sec": "second",
     "secs": "seconds", "mins": "minutes", "approx": "approximately", "temp": "temporary",
+    "algo": "algorithm", "algos": "algorithms",
 }  # fmt: skip
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_.=][a-z0-9]+)*")
 _FUZZY_MIN = 5
