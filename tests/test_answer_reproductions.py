@@ -492,3 +492,11 @@ def test_a_product_whose_content_covers_two_fewer_of_seven_words_is_dominated(co
     # The agents' content says nothing of checksums; the CLI releases' options tables do.
     obj = ask(corvane, "Which checksum algo gets stored with chunks unless I change it?")
     assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+
+
+def test_a_release_reached_only_by_meaning_is_not_offered_beside_one_far_nearer(corvane):
+    # The agents share a word or two with the question and nothing on verify; the CLI releases
+    # have the verify reference, 0.2 or more nearer in meaning.
+    obj = ask(corvane, "verify on our big vault runs for ages. is there a way to only check a part of chunks?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]

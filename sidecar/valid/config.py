@@ -102,6 +102,7 @@ TUNING = {
     "choice_floor": ("valid.answer.choices", "CHOICE_FLOOR"),
     "dominance_coverage": ("valid.answer.choices", "DOMINANCE_COVERAGE"),
     "dominance_similarity": ("valid.answer.choices", "DOMINANCE_SIMILARITY"),
+    "dominance_near_gap": ("valid.answer.choices", "DOMINANCE_NEAR_GAP"),
     "top_k": ("valid.answer.retrieve", "TOP_K"),
     "rrf_k": ("valid.answer.retrieve", "RRF_K"),
     "title_weight": ("valid.answer.extract", "TITLE_WEIGHT"),
@@ -120,6 +121,7 @@ class TuningConfig(_Section):
     choice_floor: float | None = Field(default=None, ge=0, le=1)
     dominance_coverage: float | None = Field(default=None, ge=0, le=1)
     dominance_similarity: float | None = Field(default=None, ge=0, le=1)
+    dominance_near_gap: float | None = Field(default=None, ge=0, le=1)
     top_k: int | None = Field(default=None, ge=1)
     rrf_k: int | None = Field(default=None, ge=1)
     title_weight: float | None = Field(default=None, ge=0)
