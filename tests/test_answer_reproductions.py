@@ -500,3 +500,11 @@ def test_a_release_reached_only_by_meaning_is_not_offered_beside_one_far_nearer(
     obj = ask(corvane, "verify on our big vault runs for ages. is there a way to only check a part of chunks?")
     assert obj.outcome == "ask"
     assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+
+
+def test_a_release_whose_own_answer_sits_below_shared_chunks_is_offered_beside_its_peers(corvane):
+    # 2.0.0's and 2.4.1's best chunks are the shared troubleshooting topics; their own limits
+    # tables, which the answerer would quote, come below them. 2.3.0 (a peer) has its own above.
+    obj = ask(corvane, "Corvane CLI 2: is there a cap on how many files a single push can contain?")
+    assert obj.outcome == "ask"
+    assert [c.generation for c in obj.choices] == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]

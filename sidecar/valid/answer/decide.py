@@ -33,7 +33,7 @@ from valid.contracts import ProfileInfo
 from valid.answer.answerable import Answerability, assess
 from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.compare_flow import ask_comparison, comparison_kind
-from valid.answer.extract import states_an_answer
+from valid.answer.extract import answering_chunk, states_an_answer
 from valid.answer.generate import Generator
 from valid.answer.store import QuestionStore
 from valid.answer.models import (
@@ -330,7 +330,15 @@ class AnswerEngine:
         # A generation whose best chunks are all shared by every candidate has nothing of its
         # own to answer with: choosing it would give the shared text everyone gets.
         listed = [chunk for p in pool for chunk in retrievals[p].chunks]
-        offered = [p for p in offered if has_own(retrievals[p], pool, listed)] or offered
+        owning = [p for p in offered if has_own(retrievals[p], pool, listed)]
+        # A release of a product whose other releases do differ here may still have its own
+        # answer below its best chunks (its limits table under shared troubleshooting topics).
+        owning += [
+            p for p in offered
+            if p not in owning and any(q in self._peers[p] for q in owning)
+            and self._answers_from_own(question, p, retrievals[p], pool)
+        ]
+        offered = [p for p in offered if p in owning] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
         offered = [p for p in offered if self._states_answer_deeper(question, p, retrievals[p])] or offered
@@ -529,6 +537,18 @@ class AnswerEngine:
             return True
         deeper_chunks = self._evidence(retrieval)
         return len(deeper_chunks) > len(retrieval.chunks) and self._states_answer(question, profile, deeper_chunks)
+
+    def _answers_from_own(self, question: str, profile: str, retrieval: RetrievalOutcome, pool) -> bool:
+        """The line the answerer would quote, reading this value's evidence, comes from a chunk of
+        its own (not shared by every value of the pool): its best chunks are shared, but what
+        answers sits below them (a limits table under the shared troubleshooting topics)."""
+        chunks = self._evidence(retrieval)
+        request = GenerationRequest(
+            question=question, scope=[profile], labels=[self._labels[profile]], chunks=list(chunks),
+            profiles=[p.name for p in self.profiles],
+        )
+        cited = answering_chunk(request)
+        return cited is not None and any(c.id == cited and not set(pool) <= set(c.scope) for c in chunks)
 
     def _evidence(self, retrieval: RetrievalOutcome, also: Sequence = ()) -> list:
         """The chunks the answerer reads for this value: its top chunks (and `also`, chunks that hold

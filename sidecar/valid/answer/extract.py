@@ -562,6 +562,13 @@ def _specific(chunk_scope, scope: set[str], profiles) -> bool:
     return set(chunk_scope) == scope or bool(profiles) and not set(profiles) <= set(chunk_scope)
 
 
+def answering_chunk(request: GenerationRequest) -> str | None:
+    """The chunk the offline answerer would take its answer line from (None: it would abstain)."""
+    asked, ranked = OfflineExtractive()._rank(request)
+    fitting = [u for _, u in ranked if asked.kind not in _PIECE_KINDS or _kind_fits(asked, u)]
+    return fitting[0].chunk_id if fitting else None
+
+
 def states_an_answer(request: GenerationRequest) -> bool:
     """Whether the request's chunks hold a unit that fits the question's kind (a number for a count,
     a value for a value question, names for a names question); other kinds always may be answered."""
