@@ -508,3 +508,9 @@ def test_a_release_whose_own_answer_sits_below_shared_chunks_is_offered_beside_i
     obj = ask(corvane, "Corvane CLI 2: is there a cap on how many files a single push can contain?")
     assert obj.outcome == "ask"
     assert [c.generation for c in obj.choices] == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+
+
+def test_a_flag_named_before_an_e_g_example_is_still_what_the_question_is_about(corvane):
+    # --keep-within arrives in 2.4.1; "e.g. 30d?" used to be read as the whole question.
+    obj = ask(corvane, "cinderford - what does --keep-within do on corvane prune, e.g. 30d?")
+    assert obj.outcome == "refuse" and "--keep-within" in obj.refusal.reason

@@ -120,3 +120,10 @@ def test_an_example_in_the_question_is_no_anchor():
     assert anchors("How do I skip node_modules and such when pushing?") == []
     assert anchors("Can I leave out paths such as build/out?") == []
     assert [a.text for a in anchors("What does node_modules hold?")] == ["node_modules"]
+
+
+def test_an_abbreviation_such_as_e_g_ends_no_sentence_and_is_no_anchor():
+    question = "cinderford - what does --keep-within do on corvane prune, e.g. 30d?"
+    assert asking_span(question) == (0, len(question))
+    assert [a.text for a in anchors(question)] == ["--keep-within"]
+    assert anchors("Which file do I edit, i.e. where is it?") == []

@@ -98,6 +98,8 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
             add(match.start(), match.end(), match.group(), "flag")
     for match in _RUN.finditer(question):
         word = match.group()
+        if _LATIN.fullmatch(word.rstrip(".")):
+            continue  # "e.g.", "i.e.": the reader's abbreviations, not names of anything
         if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or _code_word_near(question, match)):
             add(match.start(), match.end(), word, "identifier")
     return [anchor for start, anchor in sorted(found, key=lambda item: item[0]) if not _example(question, start, anchor)]
@@ -145,10 +147,18 @@ def _code_word_near(question: str, match: re.Match) -> bool:
     return bool(set(before + after) & _CODE_WORDS)
 
 
+# A sentence ends at ".", "!" or "?" and a space, but not after an abbreviation that goes on
+# ("what does --keep-within do, e.g. 30d?" is one sentence).
+_SENTENCE_BREAK = re.compile(r"(?<![\s(]e\.g\.)(?<![\s(]i\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<=[.!?])\s+", re.I)
+
+
+_LATIN = re.compile(r"e\.g|i\.e|a\.k\.a|cf|n\.b", re.I)
+
+
 def asking_span(question: str) -> tuple[int, int]:
     """Where the question proper is: from the first sentence that ends in "?" to the end; the whole
     text when no sentence does or when it is the first one."""
-    starts = [0, *(m.end() for m in re.finditer(r"(?<=[.!?])\s+", question))]
+    starts = [0, *(m.end() for m in _SENTENCE_BREAK.finditer(question))]
     for start, end in zip(starts, [*starts[1:], len(question)]):
         if question[start:end].rstrip().endswith("?"):
             return (start, len(question))
