@@ -514,3 +514,10 @@ def test_a_flag_named_before_an_e_g_example_is_still_what_the_question_is_about(
     # --keep-within arrives in 2.4.1; "e.g. 30d?" used to be read as the whole question.
     obj = ask(corvane, "cinderford - what does --keep-within do on corvane prune, e.g. 30d?")
     assert obj.outcome == "refuse" and "--keep-within" in obj.refusal.reason
+
+
+def test_a_default_asked_in_other_words_is_answered_from_its_own_row(corvane):
+    # "if I don't specify one" asks for the default, one value: the compression row, not the
+    # checksum row beside it that happens to hold a number.
+    answer = only_answer(ask(corvane, "On Birchmoor, what compression does push use if I don't specify one?"), "cli-1.1.0")
+    assert "gzip" in answer.answer and "md5" not in answer.answer

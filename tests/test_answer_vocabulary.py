@@ -127,3 +127,11 @@ def test_an_abbreviation_such_as_e_g_ends_no_sentence_and_is_no_anchor():
     assert asking_span(question) == (0, len(question))
     assert [a.text for a in anchors(question)] == ["--keep-within"]
     assert anchors("Which file do I edit, i.e. where is it?") == []
+
+
+def test_a_default_asked_in_other_words_is_a_value_question():
+    from valid.answer.question import question_kind, with_default_said
+
+    question = "what compression does push use if I don't specify one?"
+    assert question_kind(with_default_said(question)) == "value"
+    assert question_kind("Which frameworks are supported?") == "names"  # a plural still asks for names

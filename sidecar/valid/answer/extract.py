@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import NUMBER_WORDS, scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind
+from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -255,7 +255,10 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         for name in request.matched
         for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+(?:generation|release|version|edition|series)s?\b", request.question, re.I)
     ]
-    wanted = with_typos_resolved(content_words(request.question, names), vocabulary) - _name_terms(names)
+    # A default asked in several words ("if I don't specify one") is read as "by default": its
+    # words are not what the answer must say, and a default is one value.
+    said = with_default_said(request.question)
+    wanted = with_typos_resolved(content_words(said, names), vocabulary) - _name_terms(names)
     if asks_default(request.question):
         wanted |= {"default"}  # "unless I change it", "out of the box": the value is the default
     versions = {v for n in names for v in re.findall(r"\d+(?:\.\d+)+", n)}
@@ -269,7 +272,7 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
             head = min(with_typos_resolved({head}, written) - {head}, default=head)
         head = stem(head)
     return Asked(
-        question_kind(request.question), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
+        question_kind(said), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
         counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question), wants_code=asks_for_code(request.question),
         location=asks_where(request.question),
         sorted_noun=stem(kind_of_noun(request.question) or "") or None,

@@ -271,7 +271,7 @@ def question_kind(question: str) -> Kind:
 
     Judged on the last sentence that asks (the others set context: "I have a v6e-8 slice. How many
     chips per host?")."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()]
+    sentences = [s for s in _SENTENCE_BREAK.split(question.strip()) if s.strip()]
     asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences or [question]
     text = asking[-1]
     if _COUNT.search(text) or _WHAT_QUANTITY.search(text):
