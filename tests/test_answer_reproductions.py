@@ -521,3 +521,11 @@ def test_a_default_asked_in_other_words_is_answered_from_its_own_row(corvane):
     # checksum row beside it that happens to hold a number.
     answer = only_answer(ask(corvane, "On Birchmoor, what compression does push use if I don't specify one?"), "cli-1.1.0")
     assert "gzip" in answer.answer and "md5" not in answer.answer
+
+
+def test_will_it_keep_working_is_answered_with_the_deprecation_notice(corvane):
+    # The thing is named in the sentence before the question; the lines around it share "script".
+    answer = only_answer(ask(corvane, "I'm on Corvane 1.1.0 and my scripts call corvane mirror. Is that going to keep working?"), "cli-1.1.0")
+    assert answer.answer.startswith("Deprecated: corvane mirror")  # no Yes/No whose sense the wording decides
+    answer = only_answer(ask(corvane, "Is corvane login deprecated in Corvane CLI 2.0.0?"), "cli-2.0.0")
+    assert answer.answer.startswith("Yes. Deprecated: corvane login")

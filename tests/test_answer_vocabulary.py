@@ -135,3 +135,12 @@ def test_a_default_asked_in_other_words_is_a_value_question():
     question = "what compression does push use if I don't specify one?"
     assert question_kind(with_default_said(question)) == "value"
     assert question_kind("Which frameworks are supported?") == "names"  # a plural still asks for names
+
+
+def test_questions_about_whether_a_thing_lives_on_are_recognised():
+    from valid.answer.question import asks_lifecycle
+
+    for question in ("Is that going to keep working?", "is it going away?", "Is mirror still supported?",
+                     "did they kill it off?", "Is the flag deprecated?"):
+        assert asks_lifecycle(question), question
+    assert not asks_lifecycle("How do I keep a vault in step with a directory?")

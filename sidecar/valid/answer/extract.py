@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import NUMBER_WORDS, scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
+from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_lifecycle, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -45,6 +45,7 @@ ANCHOR_FIT = 1.8  # per anchor the unit holds
 FAMILY_FIT = 1.8
 FLAG_VALUE_FIT = 3.0  # a value question naming a flag: the unit sets that flag to a concrete value
 PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one phrase
+LIFECYCLE_FIT = 3.0  # a unit saying a thing is deprecated or removed, for "will it keep working?"
 SPECIFIC_VALUE_BOOST = 1.7  # on top of specific_boost, for count and value questions  # a quantity in the unit family the question asks for (memory → GiB)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|unsupported|removed|unavailable|none)\b", re.I
@@ -234,6 +235,8 @@ class Asked:
     wants_code: bool = False  # the value asked for is a command or code, placeholders and all
     location: bool = False  # a where-question: the value is a path, a file or a URL
     sorted_noun: str | None = None  # the stem of the noun a "what kinds of" question sorts
+    lifecycle: bool = False  # asks whether a thing still works, is going away or was removed
+    asks_status: bool = False  # asks outright whether it is deprecated or removed
 
     def without_names(self, text: str) -> str:
         return self.names.sub(_unless_another_product, text) if self.names is not None else text
@@ -276,7 +279,14 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question), wants_code=asks_for_code(request.question),
         location=asks_where(request.question),
         sorted_noun=stem(kind_of_noun(request.question) or "") or None,
+        lifecycle=asks_lifecycle(request.question),
+        asks_status=bool(re.search(r"\bdeprecat\w*|\bremoved\b", request.question, re.I)),
     )
+
+
+_LIFECYCLE_SAID = re.compile(
+    r"\b(?:deprecated|removed|no\s+longer|replaced\s+by|discontinued|still\s+(?:works|accepted|supported))\b", re.I
+)
 
 
 def _pieces(unit: Unit) -> list[str]:
@@ -490,6 +500,10 @@ class OfflineExtractive:
             # A compound the question writes ("sign-in", "single-host") said as one phrase, with a
             # hyphen or a space: "Sign in with …" says it, "Sign out …, sign in again" does not.
             weight *= PHRASE_FIT ** sum(1 for p in compounds if p.search(evidence))
+            if asked.lifecycle and _LIFECYCLE_SAID.search(evidence):
+                # "Will corvane mirror keep working?": the notice that it is deprecated or removed
+                # answers, not the lines around it that share the question's other words.
+                weight *= LIFECYCLE_FIT
             if (asked.kind == "count" or family) and _family_fits(family, unit.text):
                 weight *= FAMILY_FIT
             if _specific(chunks[unit.chunk_id].scope, scope, request.profiles):
@@ -599,6 +613,11 @@ def answer_line(unit: Unit, asked: Asked) -> str:
         pieces = [p.strip() for p in _pieces(Unit(0, 0, "paragraph", unit.text, ""))]
         line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code, unit.topic), len(terms(p) & asked.terms)))
     line = re.sub(r"\s+\\$", "", line)  # one line of a command continued on the next: not its backslash
+    if asked.kind == "yesno" and asked.lifecycle and _LIFECYCLE_SAID.search(line):
+        # A deprecation notice answers "is it deprecated?" with Yes; "will it keep working?" and
+        # "is it going away?" alike, so for those it is quoted without a Yes or No whose sense
+        # would depend on the question's wording.
+        return f"Yes. {line}" if asked.asks_status else line
     if asked.kind == "yesno":
         verdict = "No." if _NEGATION.search(line) else "Yes."
         # A table row keeps its own line, so its label stays the label of its value.

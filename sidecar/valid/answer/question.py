@@ -297,6 +297,20 @@ def question_kind(question: str) -> Kind:
     return "other"
 
 
+# "Will it keep working?", "is it going away?", "still supported?", "did they kill it?": whether a
+# thing lives on in this release.
+_LIFECYCLE = re.compile(
+    r"\b(?:keep|still)\s+(?:work|working|works|supported|around|available|accepted|there)\b|\bgoing\s+away\b|"
+    r"\bdeprecat\w*|\b(?:been\s+)?removed\b|\bphased?\s+out\b|\bkill(?:ed)?\s+(?:it|off)\b|\bstill\s+exists?\b",
+    re.I,
+)
+
+
+def asks_lifecycle(question: str) -> bool:
+    """The question asks whether a thing still works, is deprecated or was removed."""
+    return bool(_LIFECYCLE.search(question))
+
+
 def asks_where(question: str) -> bool:
     """A where-question: its answer is a location (a path, a file, a URL)."""
     return bool(_WHERE.search(question))
