@@ -413,13 +413,21 @@ def _kind_fits(asked: Asked, unit: Unit) -> bool:
         # A sentence that tells what to run or send ("Sign out with corvane auth logout.", "Send
         # the agent the SIGHUP signal…"), in code as the writers marked it, is a step too.
         code = [c for c in unit.code if c.strip() and c in unit.text]
-        return any(any(c in piece for c in code) and terms(piece) & asked.terms for piece in _pieces(unit))
+        return any(
+            (any(c in piece for c in code) or _SETTABLE.search(piece)) and terms(piece) & asked.terms
+            for piece in _pieces(unit)
+        )
     if asked.kind == "value" and asked.wants_code:
         # The command asked for spans lines (a code block): the unit holds it, about what was asked.
         return bool(_commands_in(unit)) and bool(terms(unit.text + "\n" + unit.context) & asked.terms)
     if asked.kind in _PIECE_KINDS:
         return any(_piece_fits(asked, piece, unit.code, unit.topic) for piece in _pieces(unit))
     return True
+
+
+# A name the reader sets, written as code even where the writers did not mark it: an environment
+# variable (CORVANE_VAULT) or a flag (--yes). A sentence that tells what to set is a step.
+_SETTABLE = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][a-z0-9-]+)(?![\w-])")
 
 
 def _commands_in(unit: Unit) -> list[str]:
