@@ -31,6 +31,13 @@ def only_answer(obj, generation):
     return answer
 
 
+def choices_asked(engine, question):
+    """The generations VALID asks the reader to choose among (it must ask)."""
+    obj = ask(engine, question)
+    assert obj.outcome == "ask", (obj.outcome, obj.refusal)
+    return [c.generation for c in obj.choices]
+
+
 # 1. Answerability: the thing asked about does not exist in that generation ---------------------
 
 
@@ -306,9 +313,7 @@ def test_a_second_question_joined_with_and_gets_its_own_evidence(corvane):
 def test_a_release_another_clearly_out_matches_is_not_offered(corvane):
     # Only 2.3.0 and later have `corvane prune`; the older releases match the question's generic
     # words (vault, old, snapshots) and nothing of it (a dev trap-set question).
-    obj = ask(corvane, "My vault keeps growing. How do I get rid of old snapshots with the Corvane CLI?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["cli-2.3.0", "cli-2.4.1"]
+    assert choices_asked(corvane, "My vault keeps growing. How do I get rid of old snapshots with the Corvane CLI?") == ["cli-2.3.0", "cli-2.4.1"]
 
 
 def test_a_name_the_question_asks_about_that_no_in_scope_content_has_is_refused_by_name(sample):
@@ -365,9 +370,7 @@ def test_a_number_word_before_the_counted_noun_answers_how_many(sample):
 def test_the_shared_summary_of_a_topic_whose_sections_differ_by_release_is_not_the_answer(corvane):
     # "Sign-in commands" is shared by every CLI release, but its sections (`corvane login`,
     # `corvane auth login`) are not: its summary line says nothing the reader can act on.
-    obj = ask(corvane, "Corvane CLI: sign in how?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+    assert choices_asked(corvane, "Corvane CLI: sign in how?") == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
 
 
 def test_a_partial_version_of_one_product_asks_when_one_release_answers_and_another_removed_it(corvane):
@@ -391,17 +394,13 @@ def test_a_value_question_naming_a_flag_answers_with_the_line_that_sets_it(sampl
 
 
 def test_a_wildcard_version_asks_among_the_releases_under_it(corvane):
-    obj = ask(corvane, "Will the 2.x agent still read my old YAML configuration file?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["agent-2.0.0", "agent-2.1.0"]
+    assert choices_asked(corvane, "Will the 2.x agent still read my old YAML configuration file?") == ["agent-2.0.0", "agent-2.1.0"]
     obj = ask(corvane, "In CLI 1.x, how do I sign in?")
     assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0"]
 
 
 def test_a_program_named_after_its_product_narrows_the_choices_to_that_product(corvane):
-    obj = ask(corvane, "How do I make corvane-agent re-read its configuration without a restart?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
+    assert choices_asked(corvane, "How do I make corvane-agent re-read its configuration without a restart?") == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
 
 
 def test_a_clipped_word_matches_its_full_form(corvane):
@@ -457,16 +456,12 @@ def test_a_default_asked_in_several_words_is_searched_as_a_default(corvane):
 def test_whether_a_release_states_an_answer_is_judged_on_what_the_answerer_would_read(corvane):
     # The shared search brought 2.4.1's limits table below its top chunks; answering would have
     # read it, so offering reads it too.
-    obj = ask(corvane, "Corvane CLI 2: what is the largest file a push accepts?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+    assert choices_asked(corvane, "Corvane CLI 2: what is the largest file a push accepts?") == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
 
 
 def test_terms_offered_as_alternatives_need_only_one_in_a_generations_content(sample):
     # v5p and v6e write --accelerator-type, TPU7x --machine-type: each has what is asked about.
-    obj = ask(sample, "do I specify --accelerator-type or --machine-type when I create it?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["v5p", "v6e", "tpu7x"]
+    assert choices_asked(sample, "do I specify --accelerator-type or --machine-type when I create it?") == ["v5p", "v6e", "tpu7x"]
     assert only_answer(ask(sample, "On v5p, do I pass --accelerator-type or --machine-type to create a VM?"), "v5p")
     # A list at the end of the question offers alternatives too.
     obj = ask(sample, "what's inside each chip besides the TensorCores - MXUs, SparseCores?")
@@ -475,17 +470,13 @@ def test_terms_offered_as_alternatives_need_only_one_in_a_generations_content(sa
 
 def test_a_default_asked_as_unless_told_otherwise_asks_among_the_cli_releases(corvane):
     # "unless told otherwise" asks for the default, and "algo" is "algorithm" clipped.
-    obj = ask(corvane, "what checksum algo does the corvane cli store with each chunk unless told otherwise?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+    assert choices_asked(corvane, "what checksum algo does the corvane cli store with each chunk unless told otherwise?") == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
 
 
 def test_a_release_whose_shared_topic_differs_below_it_is_offered(corvane):
     # "Agent configuration" is shared; its "Configuration file" section (YAML in 1.4.0, TOML
     # later) is each release's own, so every release has its own answer.
-    obj = ask(corvane, "syntax for a job entry (directory, vault, schedule) in the agent config file?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
+    assert choices_asked(corvane, "syntax for a job entry (directory, vault, schedule) in the agent config file?") == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
 
 
 def test_a_product_whose_content_covers_two_fewer_of_seven_words_is_dominated(corvane):
@@ -497,17 +488,13 @@ def test_a_product_whose_content_covers_two_fewer_of_seven_words_is_dominated(co
 def test_a_release_reached_only_by_meaning_is_not_offered_beside_one_far_nearer(corvane):
     # The agents share a word or two with the question and nothing on verify; the CLI releases
     # have the verify reference, 0.2 or more nearer in meaning.
-    obj = ask(corvane, "verify on our big vault runs for ages. is there a way to only check a part of chunks?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+    assert choices_asked(corvane, "verify on our big vault runs for ages. is there a way to only check a part of chunks?") == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
 
 
 def test_a_release_whose_own_answer_sits_below_shared_chunks_is_offered_beside_its_peers(corvane):
     # 2.0.0's and 2.4.1's best chunks are the shared troubleshooting topics; their own limits
     # tables, which the answerer would quote, come below them. 2.3.0 (a peer) has its own above.
-    obj = ask(corvane, "Corvane CLI 2: is there a cap on how many files a single push can contain?")
-    assert obj.outcome == "ask"
-    assert [c.generation for c in obj.choices] == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+    assert choices_asked(corvane, "Corvane CLI 2: is there a cap on how many files a single push can contain?") == ["cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
 
 
 def test_a_flag_named_before_an_e_g_example_is_still_what_the_question_is_about(corvane):
