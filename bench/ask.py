@@ -332,7 +332,7 @@ print(json.dumps(laps))
 
 
 def open_cost(corpus: Corpus, checkout: Checkout) -> dict[str, float]:
-    """What a fresh process spends before its first question: imports, release, model, owned table."""
+    """What a fresh process spends before its first question: imports, release, model, owned table, vocabulary."""
     done = subprocess.run([sys.executable, "-c", OPEN_LAPS, str(corpus.state)], capture_output=True, text=True, env=checkout.env())
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
@@ -489,7 +489,7 @@ def main() -> None:
             "kind per corpus (wall ms: median, and max)"
             + (f", alternating between this checkout and the sidecar of {args.cli_baseline}" if args.cli_baseline else "")
             + "; what a fresh process spends before its first question (ms: imports, opening the release, loading "
-            "the embedding model with a first query, the owned-value table); the in-process ask p50 above for comparison.",
+            "the embedding model with a first query, the owned-value table, the command vocabulary); the in-process ask p50 above for comparison.",
             "",
             "| corpus | code | `valid ask`, scoped | `valid ask`, unscoped | imports (`-X importtime`) | "
             "before the first question | in-process p50, scoped / unscoped |",
