@@ -54,7 +54,7 @@ def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome])
     return [p for p in offered if not beaten(p)]
 
 
-def has_own(retrieval: RetrievalOutcome, pool: Sequence[str], listed: Sequence = ()) -> bool:
+def has_own(retrieval: RetrievalOutcome, pool: Sequence[str], listed: Sequence) -> bool:
     """Some of the value's best chunks are its own (not in scope for every value of the pool), or
     shared chunks of a topic that says something different per value below them (`listed`: the
     chunks retrieved for any value of the pool; see topic_differs)."""

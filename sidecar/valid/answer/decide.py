@@ -22,6 +22,7 @@ the state of that question alone. Comparison questions branch off after `resolve
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import time
@@ -330,18 +331,21 @@ class AnswerEngine:
         # A generation whose best chunks are all shared by every candidate has nothing of its
         # own to answer with: choosing it would give the shared text everyone gets.
         listed = [chunk for p in pool for chunk in retrievals[p].chunks]
+        evidence = functools.cache(lambda p: self._evidence(retrievals[p]))  # deeper reads once per value
         owning = [p for p in offered if has_own(retrievals[p], pool, listed)]
         # A release of a product whose other releases do differ here may still have its own
         # answer below its best chunks (its limits table under shared troubleshooting topics).
         owning += [
             p for p in offered
             if p not in owning and any(q in self._peers[p] for q in owning)
-            and self._answers_from_own(question, p, retrievals[p], pool)
+            and self._answers_from_own(question, p, evidence(p), pool)
         ]
         offered = [p for p in offered if p in owning] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
-        offered = [p for p in offered if self._states_answer_deeper(question, p, retrievals[p])] or offered
+        offered = [
+            p for p in offered if self._states_answer_deeper(question, p, retrievals[p].chunks, lambda p=p: evidence(p))
+        ] or offered
         # And one another value clearly out-matches on both the question's words and meaning
         # (its releases have a topic on it; this one only shares generic text) is not either.
         offered = undominated(offered, retrievals)
@@ -520,34 +524,29 @@ class AnswerEngine:
         )
         return refusal, issue
 
-    def _states_answer(self, question: str, profile: str, chunks) -> bool:
-        request = GenerationRequest(
+    def _request(self, question: str, profile: str, chunks) -> GenerationRequest:
+        """What the offline answerer would be given for one value: its chunks, in its own scope."""
+        return GenerationRequest(
             question=question,
             scope=[profile],
             labels=[self._labels[profile]],
             chunks=list(chunks),
             profiles=[p.name for p in self.profiles],
         )
-        return states_an_answer(request)
 
-    def _states_answer_deeper(self, question: str, profile: str, retrieval: RetrievalOutcome) -> bool:
+    def _states_answer_deeper(self, question: str, profile: str, top, evidence: Callable[[], list]) -> bool:
         """Whether the value's content states an answer, judged on the chunks the answerer would read:
-        its top chunks first (usually enough, and cheaper), then deeper in the same ranking."""
-        if self._states_answer(question, profile, retrieval.chunks):
+        its top chunks first (usually enough, and cheaper), then its whole evidence (`evidence()`)."""
+        if states_an_answer(self._request(question, profile, top)):
             return True
-        deeper_chunks = self._evidence(retrieval)
-        return len(deeper_chunks) > len(retrieval.chunks) and self._states_answer(question, profile, deeper_chunks)
+        deeper_chunks = evidence()
+        return len(deeper_chunks) > len(top) and states_an_answer(self._request(question, profile, deeper_chunks))
 
-    def _answers_from_own(self, question: str, profile: str, retrieval: RetrievalOutcome, pool) -> bool:
-        """The line the answerer would quote, reading this value's evidence, comes from a chunk of
-        its own (not shared by every value of the pool): its best chunks are shared, but what
+    def _answers_from_own(self, question: str, profile: str, chunks: list, pool) -> bool:
+        """The line the answerer would quote from this value's evidence (`chunks`) comes from a chunk
+        of its own (not shared by every value of the pool): its best chunks are shared, but what
         answers sits below them (a limits table under the shared troubleshooting topics)."""
-        chunks = self._evidence(retrieval)
-        request = GenerationRequest(
-            question=question, scope=[profile], labels=[self._labels[profile]], chunks=list(chunks),
-            profiles=[p.name for p in self.profiles],
-        )
-        cited = answering_chunk(request)
+        cited = answering_chunk(self._request(question, profile, chunks))
         return cited is not None and any(c.id == cited and not set(pool) <= set(c.scope) for c in chunks)
 
     def _evidence(self, retrieval: RetrievalOutcome, also: Sequence = ()) -> list:

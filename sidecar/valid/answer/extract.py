@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from valid.audit.tokens import NUMBER_WORDS, scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_lifecycle, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
+from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_lifecycle, asks_status, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
@@ -280,7 +280,7 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         location=asks_where(request.question),
         sorted_noun=stem(kind_of_noun(request.question) or "") or None,
         lifecycle=asks_lifecycle(request.question),
-        asks_status=bool(re.search(r"\bdeprecat\w*|\bremoved\b", request.question, re.I)),
+        asks_status=asks_status(request.question),
     )
 
 

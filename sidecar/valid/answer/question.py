@@ -311,6 +311,12 @@ def asks_lifecycle(question: str) -> bool:
     return bool(_LIFECYCLE.search(question))
 
 
+def asks_status(question: str) -> bool:
+    """The question asks outright whether a thing is deprecated or removed (a notice saying so is
+    a Yes); "will it keep working?" does not."""
+    return bool(re.search(r"\bdeprecat\w*|\bremoved\b", question, re.I))
+
+
 def asks_where(question: str) -> bool:
     """A where-question: its answer is a location (a path, a file, a URL)."""
     return bool(_WHERE.search(question))
@@ -428,12 +434,9 @@ def acronyms(question: str, ignore: Iterable[str] = ()) -> list[str]:
     ignored = _name_words(ignore)
     asking = question[start:end]
     # "Is the file YAML or TOML?" asks which one: a generation with either has what is asked about.
-    alternatives = {w.lower() for pair in _ALTERNATIVES.findall(asking) for w in pair}
+    offered = {form for group in alternatives(question) for term in group for form in (term, term.removesuffix("s"))}
     found = re.findall(r"\b([A-Z]{2,6})s?\b", asking)
-    return list(dict.fromkeys(w.lower() for w in found if w.lower() not in ignored | alternatives))
-
-
-_ALTERNATIVES = re.compile(r"\b([A-Za-z0-9-]+)s?,?\s+or\s+(?:an?\s+|the\s+)?([A-Za-z0-9-]+)")
+    return list(dict.fromkeys(w.lower() for w in found if w.lower() not in ignored | offered))
 
 
 # "--accelerator-type or --machine-type", "YAML/TOML", "MXUs, SparseCores?": terms the reader offers
