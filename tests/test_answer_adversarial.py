@@ -15,7 +15,7 @@ from fixtures.answer.model import ScriptedModel
 
 from valid.answer.wiring import open_engine
 from valid.answer.generate import GeminiGenerator
-from valid.audit.tokens import mentions
+from valid.tokens import mentions
 
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 

@@ -7,7 +7,7 @@ import pytest
 from fixtures.audit.exports import OWNED, chunk, export
 from fixtures.audit.planted import planted_export
 from valid.audit import OwnedValueTable, owned_values
-from valid.audit.tokens import lookup_key
+from valid.tokens import lookup_key
 from valid.errors import ConfigError
 
 ALL = ["v5p", "v6e", "tpu7x"]

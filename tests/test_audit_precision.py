@@ -16,7 +16,7 @@ from fixtures.audit import realistic
 from fixtures.audit.planted import CASES, PLANTED_OWNED, expected, planted_export
 from valid.audit import find, owned_values
 from valid.audit.owned import base_id
-from valid.audit.tokens import scan
+from valid.tokens import scan
 
 NAMES = ["v5p", "v6e", "tpu7x"]
 

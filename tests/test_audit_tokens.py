@@ -1,9 +1,9 @@
-"""The distinctive-token grammar the audit and the answer checks share (valid.audit.tokens)."""
+"""The distinctive-token grammar the audit and the answer checks share (valid.tokens)."""
 
 import pytest
 
-from valid.audit import tokens
-from valid.audit.tokens import classify, label_unit, mentions, phrase_pattern, scan, segments, states
+from valid import tokens
+from valid.tokens import classify, label_unit, mentions, phrase_pattern, scan, segments, states
 
 
 def values(text):

@@ -5,7 +5,7 @@
 2. values_grounded: every value in a step (in any shape the value grammar reads: a number with a
    unit or a number word, a table row `label | value`, `label: number`, a flag, a command, a code
    span, a version-like token) is stated by the chunk the step cites, compared in canonical form
-   (`valid.audit.tokens.states`): "eight chips" is grounded by "8 chips"; a row "Chips per VM | 8"
+   (`valid.tokens.states`): "eight chips" is grounded by "8 chips"; a row "Chips per VM | 8"
    by a clause of the chunk that states 8 chips next to the words "chips" and "VM"; "HBM per
    chip: 32" by a clause that states 32 next to "HBM" and "chip". A chunk's citable text is its
    breadcrumbs, its title and its text, so a step whose text is the chunk's title is grounded.
@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Mapping, Protocol, Sequence
 
-from valid.audit import tokens
-from valid.audit.tokens import Token, appears  # noqa: F401  (appears is part of this module's API)
+from valid import tokens
+from valid.tokens import Token, appears  # noqa: F401  (appears is part of this module's API)
 from valid.answer.models import CheckReport, Draft, EvidenceChunk, StepFailure
 from valid.contracts import Chunk
 

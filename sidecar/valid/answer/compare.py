@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Collection, Literal, Mapping, Sequence
 
-from valid.audit import tokens
+from valid import tokens
 from valid.index.groups import Groups, without_names
 
 from valid.answer.check import MappingOwned, OwnedLookup, citable_text, owned_values_in

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Collection, Mapping, Sequence
 
-from valid.audit import tokens
+from valid import tokens
 from valid.index.groups import without_names
 
 from valid.answer.check import MappingOwned, OwnedLookup, citable_text, owned_values_in

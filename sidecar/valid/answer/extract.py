@@ -29,7 +29,7 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass, replace
 
-from valid.audit.tokens import NUMBER_WORDS, scan
+from valid.tokens import NUMBER_WORDS, scan
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_lifecycle, asks_status, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said

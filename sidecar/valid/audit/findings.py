@@ -26,9 +26,9 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from valid.audit import tokens
+from valid import tokens
 from valid.audit.owned import Occurrence, OwnedValueTable, Rule, chunk_texts, exposures, owned_values
-from valid.audit.tokens import TokenKind
+from valid.tokens import TokenKind
 from valid.contracts import Export, ProfileInfo
 
 

@@ -8,7 +8,7 @@ Rule 1, from the export header (`header.owned_values`, computed by the export fr
 - `keydef`: the resolved text of a key whose definitions differ by profile;
 - `scheme-data`: `<data name="valid-value" value="..."/>` declared per generation in the subject
   scheme.
-Only the distinctive part of such a text is owned (see `valid.audit.tokens`): a version string, a
+Only the distinctive part of such a text is owned (see `valid.tokens`): a version string, a
 machine type, a flag value or a number with its unit. A bare number ("4" from key `chips-per-vm`)
 is owned only together with a unit named by its key ("4 chips"); plain prose ("use Compute Engine
 or GKE") is not owned and is listed under `ignored` with the reason. A scheme-data value that is
@@ -52,8 +52,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from valid.audit import tokens
-from valid.audit.tokens import Token, TokenKind, lookup_key
+from valid import tokens
+from valid.tokens import Token, TokenKind, lookup_key
 from valid.contracts import Chunk, Export, SourceLocation
 from valid.errors import ConfigError
 

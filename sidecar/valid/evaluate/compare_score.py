@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from valid.audit import tokens
+from valid import tokens
 
 Grounded = Callable[[str, str], bool]
 

@@ -13,7 +13,7 @@ Pure functions. A cell falls in exactly one category:
 wrong even when it is cited: citing the wrong page does not make the value right.
 
 Expected and forbidden values are found with the value grammar the answer checks use
-(`valid.audit.tokens.mentions`): "eight chips" mentions the forbidden "8 chips", "Chips per VM | 4"
+(`valid.tokens.mentions`): "eight chips" mentions the forbidden "8 chips", "Chips per VM | 4"
 is mentioned by "Each VM has 4 chips", "8 chips" is not mentioned by "128 chips", and a phrase
 ("Compute Engine") is matched as whole words.
 """
@@ -24,7 +24,7 @@ from typing import Any, Callable, Literal, Mapping
 
 from pydantic import BaseModel
 
-from valid.audit import tokens
+from valid import tokens
 from valid.evaluate.compare_score import as_answers, score_comparison
 from valid.evaluate.trapset import Required, TrapQuestion
 
@@ -58,7 +58,7 @@ def _contains(text: str, required: Required) -> bool:
 
 def grounded(step_text: str, chunk_text: str) -> bool:
     """Every value of a step is stated by the chunk it cites (the answer checks' rule,
-    `valid.audit.tokens.states`; chunk_text is the chunk's citable text: breadcrumbs, title, text)."""
+    `valid.tokens.states`; chunk_text is the chunk's citable text: breadcrumbs, title, text)."""
     found = tokens.values(chunk_text)
     return all(tokens.states(chunk_text, value, found) for value in tokens.values(step_text))
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from valid.audit import tokens
+from valid import tokens
 from valid.audit.owned import base_id
 from valid.contracts import Chunk, ExportHeader
 from valid.index.manifest import embedding_input
