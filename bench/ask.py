@@ -312,7 +312,7 @@ laps, t = {}, time.perf_counter()
 def lap(name):
     global t
     now = time.perf_counter(); laps[name] = (now - t) * 1000; t = now
-import valid.cli, valid.commands.answer, valid.audit.issues, valid.answer.log
+import valid.cli, valid.commands.answer, valid.audit.issues, valid.questionlog.sqlite
 from valid.answer.wiring import embedder_for, owned_table
 from valid.answer.vocabulary import read_vocabulary
 import chromadb

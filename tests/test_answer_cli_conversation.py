@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from fixtures.answer.index import build_state
 
-from valid.answer.log import QuestionLog
+from valid.questionlog.sqlite import QuestionLog
 from valid.cli import main
 
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"

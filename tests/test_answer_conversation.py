@@ -18,7 +18,7 @@ from valid.answer.conversation import (
     prior_turn,
     without_names,
 )
-from valid.answer.log import QuestionLog
+from valid.questionlog.sqlite import QuestionLog
 from valid.contracts import ProfileInfo
 
 PROFILES = [

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from valid.answer.log import QuestionLog
+from valid.questionlog.sqlite import QuestionLog
 
 
 def row(n):
@@ -48,7 +48,7 @@ def test_a_schema_1_log_opens_with_its_rows_and_gains_the_conversation_tables(tm
     import json
     import sqlite3
 
-    from valid.answer.log import _COLUMNS, SCHEMA_VERSION
+    from valid.questionlog.sqlite import _COLUMNS, SCHEMA_VERSION
 
     path = tmp_path / "old.sqlite"
     old = sqlite3.connect(path)  # what a schema-1 VALID wrote: the questions table only
@@ -75,7 +75,7 @@ def test_a_schema_1_log_opens_with_its_rows_and_gains_the_conversation_tables(tm
 def test_a_log_from_a_newer_valid_is_refused_in_one_line(tmp_path):
     import sqlite3
 
-    from valid.answer.log import QuestionLogError
+    from valid.questionlog.sqlite import QuestionLogError
 
     path = tmp_path / "new.sqlite"
     with sqlite3.connect(path) as raw:

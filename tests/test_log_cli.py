@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from valid.answer.log import QuestionLog
+from valid.questionlog.sqlite import QuestionLog
 from valid.cli import main
 
 

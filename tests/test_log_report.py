@@ -8,8 +8,8 @@ import re
 from click.testing import CliRunner
 from test_log_cli import ROWS, log_path  # noqa: F401 (the fixture)
 
-from valid.answer.dashboard import percentile, render, summarise
-from valid.answer.log import QuestionLog
+from valid.questionlog.dashboard import percentile, render, summarise
+from valid.questionlog.sqlite import QuestionLog
 from valid.cli import main
 
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from fixtures.postgres import fresh_database
-from valid.answer.log import QuestionLog, QuestionLogError
+from valid.questionlog.sqlite import QuestionLog, QuestionLogError
 from valid.audit.issues import IssueDraft
 from valid.cli import main
 
@@ -60,7 +60,7 @@ def pg_url(postgres_url) -> str:
 
 
 def test_the_same_calls_give_the_same_results_on_sqlite_and_postgresql(pg_url, tmp_path):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     with QuestionLog(tmp_path / "q.sqlite") as lite, PostgresStore(pg_url) as pg:
         fill(lite)
@@ -75,7 +75,7 @@ def test_the_same_calls_give_the_same_results_on_sqlite_and_postgresql(pg_url, t
 
 
 def test_the_schema_is_made_on_first_use_and_reopening_keeps_the_rows(pg_url):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     with PostgresStore(pg_url) as first:
         first.log_question(row(1))
@@ -86,7 +86,7 @@ def test_the_schema_is_made_on_first_use_and_reopening_keeps_the_rows(pg_url):
 def test_a_store_written_by_a_newer_valid_is_refused_in_one_line(pg_url):
     import psycopg
 
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     PostgresStore(pg_url).close()
     with psycopg.connect(pg_url, autocommit=True) as db:
@@ -98,7 +98,7 @@ def test_a_store_written_by_a_newer_valid_is_refused_in_one_line(pg_url):
 
 WRITER = """
 import json, sys
-from valid.answer.logpg import PostgresStore
+from valid.questionlog.postgres import PostgresStore
 from valid.audit.issues import IssueDraft
 sys.path.insert(0, {tests!r})
 from test_question_store_postgres import row
@@ -116,7 +116,7 @@ print(json.dumps(outcomes))
 
 
 def test_several_processes_writing_at_once_lose_no_row_and_open_each_gap_issue_once(pg_url):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     with PostgresStore(pg_url) as store:
         store.start_conversation("shared")
@@ -144,7 +144,7 @@ def test_several_processes_writing_at_once_lose_no_row_and_open_each_gap_issue_o
 
 
 def test_schema_creation_by_several_processes_at_once_is_safe(pg_url):
-    script = "import sys; from valid.answer.logpg import PostgresStore; PostgresStore(sys.argv[1]).close()"
+    script = "import sys; from valid.questionlog.postgres import PostgresStore; PostgresStore(sys.argv[1]).close()"
     processes = [subprocess.Popen([sys.executable, "-c", script, pg_url], stderr=subprocess.PIPE, text=True)
                  for _ in range(4)]
     for process in processes:
@@ -153,7 +153,7 @@ def test_schema_creation_by_several_processes_at_once_is_safe(pg_url):
 
 
 def test_gap_issues_deduplicate_within_a_batch_and_across_stores(pg_url):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     drafts = [IssueDraft(fingerprint=f, title=f, body="b", source="s") for f in ("a", "a", "b")]
     with PostgresStore(pg_url) as one, PostgresStore(pg_url) as two:
@@ -219,7 +219,7 @@ def test_valid_serve_with_an_unreachable_store_exits_before_listening(sample_bui
 
 
 def test_valid_log_lists_and_filters_the_postgresql_store(pg_url):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     with PostgresStore(pg_url) as store:
         fill(store)
@@ -232,7 +232,7 @@ def test_valid_log_lists_and_filters_the_postgresql_store(pg_url):
 
 
 def test_valid_ask_logs_to_the_store_named_in_valid_toml_and_a_flag_overrides_it(sample_build, postgres_url, tmp_path):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     in_file, by_flag = fresh_database(postgres_url), fresh_database(postgres_url)
     (tmp_path / "valid.toml").write_text(f'[answer]\nlog_url = "{in_file}"\n', encoding="utf-8")
@@ -250,7 +250,7 @@ def test_valid_ask_logs_to_the_store_named_in_valid_toml_and_a_flag_overrides_it
 
 
 def test_valid_ask_conversation_keeps_its_turns_in_the_postgresql_store(sample_build, pg_url):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     state = ["--state", str(sample_build.state), "--log-url", pg_url, "--conversation", "portal-1"]
     priya = "I'm on Ironwood. Which --version do I pass when I create the VM?"
@@ -267,7 +267,7 @@ def test_valid_ask_conversation_keeps_its_turns_in_the_postgresql_store(sample_b
 def test_a_connection_the_server_dropped_is_one_line_and_the_next_call_reconnects(pg_url):
     import psycopg
 
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     with PostgresStore(pg_url) as store:
         store.log_question(row(1))

@@ -80,7 +80,7 @@ def test_feedback_sent_to_one_server_is_seen_beside_the_answer_the_other_gave(tw
 
 
 def test_a_refusal_asked_of_both_servers_opens_one_gap_issue(two_servers):
-    from valid.answer.logpg import PostgresStore
+    from valid.questionlog.postgres import PostgresStore
 
     first, second, log_url, state = two_servers
     refusals = [ask(url, GAP).json() for url in (first, second, first)]

@@ -13,7 +13,7 @@ from valid.answer.decide import AnswerEngine, AskResult
 from valid.answer.wiring import make_generator, open_engine
 from valid.answer.fusion import rrf
 from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
-from valid.answer.log import QuestionLog
+from valid.questionlog.sqlite import QuestionLog  # re-exported: the log the engine writes by default
 from valid.answer.models import AnswerObject
 from valid.answer.retrieve import retrieve_in_scope
 from valid.answer.scope import UnknownGenerationError, resolve_scope, validate_generation

@@ -15,7 +15,7 @@ at the engine's internals, and nothing names a doc set's wording:
   previous question's subject after them. Anything else is a new question in the same scope.
 
 Conversations are bounded: at most `max_turns` turns, and none continues past `max_age_s` after it
-started. Turns are stored with the question log (`valid.answer.log`), each naming its question row.
+started. Turns are stored with the question log (`valid.questionlog.sqlite`), each naming its question row.
 """
 
 from __future__ import annotations

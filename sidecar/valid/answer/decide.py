@@ -36,7 +36,7 @@ from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.extract import answering_chunk, states_an_answer
 from valid.answer.generate import Generator
-from valid.answer.store import QuestionStore
+from valid.questionlog.store import QuestionStore
 from valid.answer.models import (
     AnswerObject,
     CheckReport,

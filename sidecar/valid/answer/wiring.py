@@ -20,20 +20,10 @@ from valid.errors import ConfigError
 
 from valid.answer.decide import AnswerEngine
 from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
-from valid.answer.log import QuestionLog
 from valid.answer.vocabulary import read_vocabulary
+from valid.questionlog.store import check_url, open_gap_issues, open_question_store
 
 GENERATORS = ("offline", "gemini")
-
-
-def open_question_log(path: Path) -> QuestionLog:
-    """The question log, or a one-line error when its file is not a usable SQLite database."""
-    import sqlite3
-
-    try:
-        return QuestionLog(path)
-    except sqlite3.Error as err:
-        raise ConfigError(f"{path}: the question log cannot be opened ({err}); move it aside or pass --no-log") from None
 
 
 def make_generator(kind: str = "offline", **options) -> Generator:
@@ -102,7 +92,6 @@ def open_engine(
     log: bool = True,
     gap_issues: bool = True,
 ) -> OpenEngine:
-    from valid.answer.store import check_url, open_gap_issues, open_question_store
     from valid.audit.issues import AppendingIssues
     from valid.index import Store, open_active, open_release
 

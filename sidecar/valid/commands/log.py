@@ -49,8 +49,8 @@ def log_group(ctx, state, question_log, log_url, since, until, outcomes, refused
     With no command, prints one line per question (or --format csv/json for export). The filters
     also apply to `valid log report`.
     """
-    from valid.answer.logquery import LogFilter, parse_time, select
-    from valid.answer.store import open_question_store
+    from valid.questionlog.query import LogFilter, parse_time, select
+    from valid.questionlog.store import open_question_store
 
     try:
         where = LogFilter(
@@ -79,7 +79,7 @@ def log_group(ctx, state, question_log, log_url, since, until, outcomes, refused
     ctx.obj = {"entries": entries, "filtered": where != LogFilter()}
     if ctx.invoked_subcommand is not None:
         return
-    from valid.answer import logquery
+    from valid.questionlog import query as logquery
 
     text = {"table": logquery.to_table, "csv": logquery.to_csv, "json": logquery.to_json}[fmt](entries)
     _write(text, out)
@@ -103,7 +103,7 @@ def _write(text: str, out: Path | None) -> None:
 @click.pass_context
 def report(ctx, out, title):
     """Write the question log (filtered as given to `valid log`) as a self-contained HTML dashboard."""
-    from valid.answer.dashboard import render
+    from valid.questionlog.dashboard import render
 
     entries = ctx.obj["entries"]
     note = " · filtered" if ctx.obj["filtered"] else ""
@@ -120,7 +120,7 @@ def issues(ctx, issues_dir, fmt):
     """Print the gap issues opened from questions (Markdown, as ISSUES.md, or JSON)."""
     import json
 
-    from valid.answer.store import open_gap_issues
+    from valid.questionlog.store import open_gap_issues
     from valid.audit.issues import render_summary
 
     state, log_url = ctx.obj["state"], ctx.obj["log_url"]

@@ -110,7 +110,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
 
     from valid.index import Store
 
-    from valid.answer.store import check_url
+    from valid.questionlog.store import check_url
 
     if question_log is not None and log_url:
         raise click.UsageError("--question-log and --log-url name two stores; give one")

@@ -12,8 +12,8 @@ import itertools
 from datetime import datetime, timedelta, timezone
 
 from valid.answer.conversation import ConversationLimits, Opened, Turn, answer_turn
-from valid.answer.log import QuestionLog
-from valid.answer.store import QuestionStore
+from valid.questionlog.sqlite import QuestionLog
+from valid.questionlog.store import QuestionStore
 
 CONVERSATION_HEADER = "x-valid-conversation-id"
 ANSWER_HEADER = "x-valid-answer-id"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from valid.answer.wiring import embedder_for, owned_table
-from valid.answer.store import open_gap_issues, open_question_store
+from valid.questionlog.store import open_gap_issues, open_question_store
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration

@@ -4,7 +4,7 @@ Since schema 2 the same file also holds the conversations, their turns (one per 
 or `valid ask --conversation` gave, naming the question row) and readers' feedback on answers.
 Opening a schema-1 log adds those tables and leaves the question rows as they are; a log written
 by a newer VALID is refused with one line. Everything reads and writes through the methods below
-(the `QuestionStore` protocol of `valid.answer.store`); `valid.answer.logpg` implements the same
+(the `QuestionStore` protocol of `valid.questionlog.store`); `valid.questionlog.postgres` implements the same
 methods on PostgreSQL, for several servers sharing one store.
 
 A row holds what is needed to diagnose a miss without calling any provider again: the question, the

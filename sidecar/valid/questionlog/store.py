@@ -3,9 +3,9 @@ questions, conversations, feedback and gap issues, and which store a command ope
 
 Two stores implement it:
 
-- SQLite (`valid.answer.log.QuestionLog`, the embedded default): `<state>/questions.sqlite`, with
+- SQLite (`QuestionLog` in valid.questionlog.sqlite, the embedded default): `<state>/questions.sqlite`, with
   gap issues in the directory store of `valid.audit.issues` (`<state>/issues`).
-- PostgreSQL (`valid.answer.logpg`), selected by `--log-url postgresql://…` or `log_url` in
+- PostgreSQL (`valid.questionlog.postgres`), selected by `--log-url postgresql://…` or `log_url` in
   valid.toml: one database that several `valid serve` processes share, gap issues included.
 
 Callers depend on the protocols below only, never on a store's class.
@@ -13,10 +13,13 @@ Callers depend on the protocols below only, never on a store's class.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any, Iterable, Protocol
 
 from valid.audit.issues import DEFAULT_QUESTION_ISSUE_CAP, Issue, IssueDraft, IssueStore
+from valid.errors import ConfigError
+from valid.questionlog.sqlite import QuestionLog
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -56,8 +59,6 @@ def is_url(value: str | None) -> bool:
 
 def check_url(value: str | None) -> str | None:
     """`value` when it is empty or a PostgreSQL URL; anything else is a one-line error."""
-    from valid.errors import ConfigError
-
     if value and not is_url(value):
         raise ConfigError(f"--log-url {value!r}: not a PostgreSQL URL (postgresql://user@host:port/database)")
     return value or None
@@ -67,18 +68,24 @@ def open_question_store(log_url: str | None, path: Path) -> QuestionStore:
     """The PostgreSQL store at `log_url` when given, else the SQLite log at `path`; a store that
     cannot be opened is a one-line ValidError."""
     if check_url(log_url):
-        from valid.answer.logpg import PostgresStore
+        from valid.questionlog.postgres import PostgresStore
 
         return PostgresStore(log_url)
-    from valid.answer.wiring import open_question_log
-
     return open_question_log(path)
+
+
+def open_question_log(path: Path) -> QuestionLog:
+    """The SQLite question log, or a one-line error when its file is not a usable SQLite database."""
+    try:
+        return QuestionLog(path)
+    except sqlite3.Error as err:
+        raise ConfigError(f"{path}: the question log cannot be opened ({err}); move it aside or pass --no-log") from None
 
 
 def open_gap_issues(log_url: str | None, directory: Path) -> GapIssueStore:
     """Gap issues beside the questions: in PostgreSQL with a URL, else the directory store."""
     if check_url(log_url):
-        from valid.answer.logpg import PostgresStore
+        from valid.questionlog.postgres import PostgresStore
 
         return PostgresStore(log_url)
     return IssueStore(directory)

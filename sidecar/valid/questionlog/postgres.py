@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
-from valid.answer.log import (
+from valid.questionlog.sqlite import (
     QUESTION_NAMES,
     SCHEMA_VERSION,
     QuestionLogError,
