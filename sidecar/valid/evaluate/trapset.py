@@ -24,7 +24,9 @@ Outcome = Literal["answer", "ask", "refuse", "compare"]
 # content (a command removed there, an option added later); the right outcome is a refusal.
 # "comparison": what differs between named generations, or whether something is available on one;
 # the right outcome is a computed comparison (see valid.evaluate.compare_score).
-Stratum = Literal["scoped", "unscoped", "two-generation", "absent", "out-of-domain", "comparison"]
+# "shared": the question names no generation and every generation's content says the same thing;
+# the right outcome is one answer for all of them, not a question back.
+Stratum = Literal["scoped", "unscoped", "shared", "two-generation", "absent", "out-of-domain", "comparison"]
 # Every trap set is split once, fixed and committed: floors and weights are tuned on "dev" only, and the
 # scorecard reports "test".
 Split = Literal["dev", "test"]
