@@ -110,3 +110,73 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(log_path, args, says):
     result = CliRunner().invoke(main, ["log", *args])
     assert result.exit_code == 2 and says in result.output
     assert "Traceback" not in result.output
+
+
+def log_with_questions(path, *typed: str):
+    with QuestionLog(path) as log:
+        for n, text in enumerate(typed, start=1):
+            log.log_question({**question(n, "2026-11-30", "answer", ["v6e"], 0.0, 10.0), "question": text})
+    return path
+
+
+# What a spreadsheet evaluates when a cell starts with it (OWASP's CSV injection list).
+FORMULA_STARTS = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTAB", "\rCR"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(tmp_path):
+    path = log_with_questions(tmp_path / "questions.sqlite", *FORMULA_STARTS, "a plain question")
+    rows = list(csv.DictReader(io.StringIO(run("--question-log", str(path), "--format", "csv"))))
+    assert [r["question"] for r in rows] == [f"'{text}" for text in FORMULA_STARTS] + ["a plain question"]
+    # Numbers stay numbers (a negative cost would be a number, not a formula).
+    assert all(float(r["cost_usd"]) == 0.0 and float(r["latency_ms"]) == 10.0 for r in rows)
+
+
+def test_csv_export_keeps_negative_numbers_as_numbers():
+    from valid.questionlog.query import to_csv
+
+    entry = {**question(1, "2026-11-30", "answer", [], -0.5, 10.0), "turn": -1}
+    row = next(csv.DictReader(io.StringIO(to_csv([entry]))))
+    assert row["cost_usd"] == "-0.5" and row["turn"] == "-1"
+
+
+# CSI (colours, cursor moves, screen clears), OSC (window titles, hyperlinks; BEL- or ST-ended),
+# DCS, single-character escapes, 8-bit C1 controls, other C0 controls and DEL.
+HOSTILE = [
+    "\x1b[31mred\x1b[0m text",
+    "\x1b[2J\x1b[Hcleared",
+    "\x1b]0;owned title\x07titled",
+    "\x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\ here",
+    "\x1bP+q1b5b\x1b\\dcs",
+    "\x1bcreset",
+    "\x9b31mc1 csi\x9d0;t\x9c c1",
+    "bell\x07 back\x08space del\x7f nul\x00",
+]
+
+
+def test_the_table_strips_every_terminal_control_sequence_from_questions(tmp_path):
+    path = log_with_questions(tmp_path / "questions.sqlite", *HOSTILE)
+    # color=True: as on a terminal, where click passes escapes through instead of stripping colours.
+    result = CliRunner().invoke(main, ["log", "--question-log", str(path)], color=True)
+    assert result.exit_code == 0, result.output
+    table = result.stdout
+    lines = table.splitlines()
+    assert len(lines) == len(HOSTILE)
+    for line in lines:
+        assert all(ch == "\n" or (ch.isprintable() and ch != "\x7f") for ch in line), repr(line)
+    assert [line.split("  ")[-1] for line in lines] == [
+        "red text", "cleared", "titled", "link here", "dcs", "reset", "c1 csi c1", "bell backspace del nul",
+    ]
+
+
+def test_valid_log_reads_the_state_named_in_valid_toml_as_ask_and_serve_do(log_path, tmp_path, monkeypatch):
+    monkeypatch.delenv("VALID_CONFIG", raising=False)
+    monkeypatch.delenv("VALID_STATE", raising=False)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "valid.toml").write_text(f'[index]\nstate = "{log_path.parent.as_posix()}"\n', encoding="utf-8")
+    monkeypatch.chdir(project)
+    assert len(run().splitlines()) == len(ROWS)
+    # The issues beside the log come from the same state directory.
+    issue_dir = log_path.parent / "issues"
+    assert not (project / ".valid").exists() and not issue_dir.exists()
+    assert CliRunner().invoke(main, ["log", "issues"]).exit_code == 0

@@ -230,7 +230,7 @@ def default_map(config: Config) -> dict[str, Any]:
         "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
         "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, "log_url": answer.log_url,
                   **serve_options},
-        "log": {"log_url": answer.log_url},
+        "log": {"state": state["state"], "log_url": answer.log_url},
         "init": {"map_path": config.resolve(docset.map)},
     }
     return {name: _present(options) if name != "releases" else options for name, options in commands.items()}

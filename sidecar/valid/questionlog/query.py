@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Iterable, Sequence
@@ -77,15 +78,25 @@ def parse_time(text: str, *, end: bool = False) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection);
+# a leading single quote makes it text in Excel, LibreOffice and Google Sheets.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(value: Any) -> Any:
     if isinstance(value, list):
-        return "|".join(str(v) for v in value)
-    return "" if value is None else value
+        value = "|".join(str(v) for v in value)
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value  # numbers stay numbers, negative ones included
 
 
 def to_csv(entries: Sequence[dict[str, Any]]) -> str:
+    """RFC 4180 CSV: CRLF line ends, so a cell holding a CR or LF is quoted and stays one cell."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     for entry in entries:
         writer.writerow([_cell(entry.get(c)) for c in COLUMNS])
@@ -96,13 +107,30 @@ def to_json(entries: Sequence[dict[str, Any]]) -> str:
     return json.dumps([{c: entry.get(c) for c in COLUMNS} for entry in entries], ensure_ascii=False, indent=1) + "\n"
 
 
+# Terminal control sequences (ECMA-48), in 7-bit (ESC ...) and 8-bit (C1) form: CSI (colours,
+# cursor moves, clears), OSC (titles, hyperlinks) and DCS/SOS/PM/APC strings up to their terminator
+# (or the end of the text), then any other escape, then every control character left (C0, DEL, C1).
+_TERMINAL_CONTROLS = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]?"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
+
+
+def plain(text: str) -> str:
+    """`text` as one line a terminal shows as written: control sequences removed, whitespace runs
+    (line breaks and tabs included) made one space. Readers' questions are untrusted input."""
+    return " ".join(_TERMINAL_CONTROLS.sub("", text).split())
+
+
 def to_table(entries: Sequence[dict[str, Any]]) -> str:
     """One line per question: time, outcome, scope, feedback, cost, latency, question."""
     lines = []
     for e in entries:
         rating = {"up": "+", "down": "-"}.get(e.get("rating") or "", " ")
-        scope = ",".join(e["scope"]) or "-"
-        question = " ".join((e.get("typed") or e["question"]).split())
+        scope = plain(",".join(e["scope"])) or "-"
+        question = plain(e.get("typed") or e["question"])
         lines.append(
             f"{e['asked_at'][:19]}  {e['outcome']:<6} {scope:<14} {rating} ${e['cost_usd']:.6f} "
             f"{e['latency_ms']:>8.1f} ms  {question[:80]}"
