@@ -8,7 +8,12 @@ PostgreSQL): the streamed answer's turn is stored like any other.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -18,7 +23,7 @@ import pytest
 from fixtures.question_stores import question_store  # noqa: F401 (a fixture)
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
-from valid.serve.library import LibraryReleases
+from valid.serve.library import EngineSettings, LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
 
 REPO = Path(__file__).resolve().parents[1]
@@ -118,3 +123,67 @@ def test_errors_before_the_stream_are_plain_json(client):
     assert response.status_code == 422
     validate(response.json(), "ErrorBody")
     assert response.json()["error"]["code"] == "unknown_generation"
+
+
+def hang_up_after(url: str, question: str, stage: str) -> list[str]:
+    """Ask for a stream, read it up to the first `stage` event, then hang up; the events read."""
+    seen = []
+    with httpx.Client(base_url=url, timeout=30) as http:
+        with http.stream("POST", "/v1/ask", json={"question": question},
+                         headers={"accept": "text/event-stream"}) as response:
+            assert response.status_code == 200, response.read()
+            for line in response.iter_lines():
+                if line.startswith("data: ") and seen[-1] == "stage":
+                    seen[-1] = json.loads(line[len("data: "):])["stage"]
+                    if seen[-1] == stage:
+                        return seen
+                elif line.startswith("event: "):
+                    seen.append(line[len("event: "):])
+    return seen
+
+
+def tasks_of(loop: asyncio.AbstractEventLoop) -> dict[int, str]:
+    """The tasks alive on the server's loop, by id (no reference to them is kept)."""
+
+    async def alive() -> dict[int, str]:
+        return {id(t): repr(t) for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+
+    return asyncio.run_coroutine_threadsafe(alive(), loop).result(10)
+
+
+def settled(service, loop, before: dict[int, str], timeout_s: float = 60.0) -> dict[int, str]:
+    """Once every turn has ended: the tasks left beyond those alive `before` (empty when clean)."""
+    deadline = time.monotonic() + timeout_s
+    while service.admission.running or service.admission.queued:
+        assert time.monotonic() < deadline, "the turns did not end"
+        time.sleep(0.05)
+    while True:  # cancelled tasks end on the loop's next turns
+        left = {i: r for i, r in tasks_of(loop).items() if i not in before}
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+# Each client hangs up after one stage: a question answered (its last stage is checking) and one
+# asked back (its last is retrieved). Hanging up after the last stage, while the answer is being
+# logged, is the moment that left a task waiting for an event that never comes.
+HANG_UPS = [(PRIYA, "scope"), (PRIYA, "retrieved"), (PRIYA, "generating"), (PRIYA, "checking"),
+            ("How many chips are in one TPU VM?", "retrieved")] * 4
+
+
+def test_clients_that_go_away_mid_stream_leave_no_task_pending(sample_build, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="asyncio")
+    settings = EngineSettings(question_log=tmp_path / "questions.sqlite", issues_dir=tmp_path / "issues")
+    app = create_app(LibraryReleases(Store(sample_build.state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
+    with LiveServer(app) as server:
+        wait_ready(server.url)
+        loop = server.server.servers[0].get_loop()
+        before = tasks_of(loop)
+        with ThreadPoolExecutor(4) as clients:
+            read = list(clients.map(lambda hang_up: hang_up_after(server.url, *hang_up), HANG_UPS))
+        assert [seen[-1] for seen in read] == [stage for _, stage in HANG_UPS], "every client hung up mid-stream"
+        left = settled(app.state.service, loop, before)
+        gc.collect()  # a pending task is reported when it is collected
+        assert not left, f"tasks left pending after the clients went away: {sorted(left.values())}"
+    warned = [r.getMessage() for r in caplog.records if r.name == "asyncio" and r.levelno >= logging.WARNING]
+    assert not warned, warned[:3]

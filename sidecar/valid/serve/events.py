@@ -60,22 +60,21 @@ class Feed:
         self._loop.call_soon_threadsafe(self.queue.put_nowait, event)
 
 
-async def stream(feed: Feed, outcome: Awaitable[tuple[str, Any]]) -> AsyncIterator[bytes]:
-    """Stage events until `outcome` (→ ("answer", body) or ("error", body)) is known, then it."""
-    final = asyncio.ensure_future(outcome)
+async def stream(feed: Feed, outcome: Callable[[], Awaitable[tuple[str, Any]]]) -> AsyncIterator[bytes]:
+    """Stage events until `outcome()` (→ ("answer", body) or ("error", body)) is known, then it.
+
+    One task computes the outcome and is cancelled when the stream ends early (the client went
+    away); nothing else is left waiting. The outcome is started by the first read, so a stream
+    never read starts nothing (the turn still ends its lease by itself)."""
+    final = asyncio.ensure_future(outcome())
+    # The outcome is known only after the worker's last stage event was queued (both reach the
+    # loop through call_soon_threadsafe, in order): its marker comes after every stage event.
+    final.add_done_callback(lambda _: feed.queue.put_nowait(None))
     try:
-        while True:
-            getter = asyncio.ensure_future(feed.queue.get())
-            done, _ = await asyncio.wait({getter, final}, return_when=asyncio.FIRST_COMPLETED)
-            if getter in done:
-                yield frame("stage", getter.result())
-                continue
-            getter.cancel()
-            while not feed.queue.empty():
-                yield frame("stage", feed.queue.get_nowait())
-            event, body = final.result()
-            yield frame(event, body)
-            return
+        while (event := await feed.queue.get()) is not None:
+            yield frame("stage", event)
+        kind, body = final.result()
+        yield frame(kind, body)
     finally:
         final.cancel()
 

@@ -75,7 +75,7 @@ async def answer(request: Request, body) -> Any:
             return "error", err.body(request_id(request))
 
     return StreamingResponse(
-        events.stream(feed, outcome()),
+        events.stream(feed, outcome),
         media_type=events.MEDIA_TYPE,
         headers={"x-valid-release": lease.release, "cache-control": "no-store", **ids},
     )
