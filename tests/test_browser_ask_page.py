@@ -318,12 +318,15 @@ def test_the_log_dashboard_renders_its_charts(browser, server, tmp_path):
     result = CliRunner().invoke(main, ["log", "--question-log", str(server.log), "report", "--out", str(out)])
     assert result.exit_code == 0, result.output
     browser.get(out.as_uri())
-    for section in ("per-day", "refused", "feedback", "latency", "cost", "generations"):
+    for section in ("per-day", "refused", "feedback", "down-voted", "latency", "cost", "generations"):
         assert browser.find_element(By.ID, section).is_displayed()
     bars = browser.find_elements(By.CSS_SELECTOR, "svg[aria-label='Questions per day by outcome'] rect")
     assert bars and all(b.size["height"] > 0 for b in bars)
     refused = browser.find_element(By.CSS_SELECTOR, "table tbody").text
     assert "TPU v4" in refused
     assert browser.find_elements(By.CSS_SELECTOR, "svg[aria-label='Feedback by reason'] rect")
+    down_voted = browser.find_elements(By.CSS_SELECTOR, "table tbody")[1].text
+    assert PRIYA in down_voted and "unclear" in down_voted
+    assert "offline: no model cost" in browser.find_element(By.TAG_NAME, "body").text
     assert not browser.find_elements(By.TAG_NAME, "script"), "the dashboard is charts without code"
     screenshot(browser, "log-report.png")

@@ -2,8 +2,12 @@
 
 Charts are inline SVG written here (no script, no third-party code, nothing fetched): questions per
 day by outcome, cost per day, latency percentiles, questions per generation, feedback by reason,
-and the most refused questions with their gap issues. Every string from the log (questions,
-comments, issue ids) is HTML-escaped. Pure: entries in, a page out.
+the most refused questions with their gap issues, and the answers readers voted down. Every string
+from the log (questions, comments, issue ids) is HTML-escaped. Pure: entries in, a page out.
+
+SVG text does not wrap or shrink, so the layout reserves room for it from a conservative estimate
+of its width (`_text_width`): long labels are shortened with an ellipsis (the whole label stays in
+the tooltip) and bars are scaled so the value printed after the longest one still fits.
 """
 
 from __future__ import annotations
@@ -15,11 +19,29 @@ from typing import Any, Sequence
 
 OUTCOME_COLOURS = {"answer": "#1a7f37", "ask": "#0b57d0", "refuse": "#b3261e"}
 BAR = "#0b57d0"
-_W, _H, _PAD_L, _PAD_B, _PAD_T = 720, 220, 56, 40, 16
+_W, _H, _PAD_L, _PAD_B, _PAD_T = 720, 220, 64, 40, 16
+# At the charts' 12px font, no character of system-ui, Roboto or DejaVu Sans is wider than this on
+# average over a label (digits and lower case are 6-7 px; a run of capitals or "m" is wider).
+_CHAR_PX = 7.5
+DOWN_VOTES_SHOWN = 50
 
 
 def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
+
+
+def _text_width(text: str) -> float:
+    return _CHAR_PX * len(text)
+
+
+def _fit(text: str, width: float) -> str:
+    """`text` shortened in the middle to fit `width` pixels: names that differ only at their end
+    (a version, a platform) stay told apart."""
+    room = max(3, int(width / _CHAR_PX))
+    if len(text) <= room:
+        return text
+    tail = (room - 1) * 2 // 5
+    return text[: room - 1 - tail].rstrip() + "…" + text[len(text) - tail:].lstrip()
 
 
 def percentile(values: Sequence[float], p: float) -> float:
@@ -49,8 +71,10 @@ def _fmt(value: float) -> str:
     return f"{value:.2g}"
 
 
-def column_chart(title: str, columns: list[tuple[str, dict[str, float]]], colours: dict[str, str], unit: str = "") -> str:
-    """Stacked columns: one per label, one segment per series (in `colours` order), with a legend."""
+def column_chart(title: str, columns: list[tuple[str, dict[str, float]]], colours: dict[str, str],
+                 money: bool = False) -> str:
+    """Stacked columns: one per label, one segment per series (in `colours` order), with a legend.
+    `money`: the axis reads in dollars."""
     if not columns:
         return f'<p class="empty">{_e(title)}: no data.</p>'
     top = _nice_max(max(sum(v.values()) for _, v in columns))
@@ -60,9 +84,12 @@ def column_chart(title: str, columns: list[tuple[str, dict[str, float]]], colour
     parts = [f'<svg role="img" aria-label="{_e(title)}" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}">']
     for i in range(5):
         y = _PAD_T + plot_h * i / 4
+        tick = ("$" if money else "") + _fmt(top * (4 - i) / 4)
         parts.append(f'<line x1="{_PAD_L}" x2="{_W - 8}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
-        parts.append(f'<text x="{_PAD_L - 6}" y="{y + 4:.1f}" class="axis" text-anchor="end">{_e(_fmt(top * (4 - i) / 4))}{_e(unit)}</text>')
-    every = max(1, math.ceil(len(columns) / 12))
+        parts.append(f'<text x="{_PAD_L - 6}" y="{y + 4:.1f}" class="axis" text-anchor="end">{_e(_fit(tick, _PAD_L - 6))}</text>')
+    # Every n-th label, n chosen so that neighbours never overlap.
+    widest = max(_text_width(label) for label, _ in columns) + 8
+    every = max(1, math.ceil(widest / step))
     for i, (label, values) in enumerate(columns):
         x = _PAD_L + step * i + (step - width) / 2
         y = _PAD_T + plot_h
@@ -78,7 +105,9 @@ def column_chart(title: str, columns: list[tuple[str, dict[str, float]]], colour
                 f"<title>{_e(label)}: {_e(tip)}</title></rect>"
             )
         if i % every == 0:
-            parts.append(f'<text x="{x + width / 2:.1f}" y="{_H - _PAD_B + 16}" class="axis" text-anchor="middle">{_e(label)}</text>')
+            half = _text_width(label) / 2
+            centre = min(max(x + width / 2, half + 1), _W - half - 1)  # the first and last stay inside
+            parts.append(f'<text x="{centre:.1f}" y="{_H - _PAD_B + 16}" class="axis" text-anchor="middle">{_e(label)}</text>')
     parts.append("</svg>")
     legend = "".join(
         f'<span class="key"><span class="swatch" style="background:{c}"></span>{_e(s)}</span>' for s, c in colours.items()
@@ -87,17 +116,22 @@ def column_chart(title: str, columns: list[tuple[str, dict[str, float]]], colour
 
 
 def bar_list(title: str, rows: list[tuple[str, float, str]]) -> str:
-    """Horizontal bars: (label, value, shown text), longest first as given."""
+    """Horizontal bars: (label, value, shown text), longest first as given. The bars are scaled so
+    that the text after the longest one fits; a label too long for its column ends in an ellipsis."""
     if not rows:
         return f'<p class="empty">{_e(title)}: no data.</p>'
     top = max(v for _, v, _ in rows) or 1.0
-    row_h, label_w, bar_w = 26, 200, 420
+    row_h, label_w = 26, 200
+    bar_w = max(120.0, _W - label_w - 6 - max(_text_width(shown) for _, _, shown in rows) - 4)
     height = row_h * len(rows) + 8
     parts = [f'<svg role="img" aria-label="{_e(title)}" viewBox="0 0 {_W} {height}" width="{_W}" height="{height}">']
     for i, (label, value, shown) in enumerate(rows):
         y = 4 + i * row_h
         w = bar_w * value / top
-        parts.append(f'<text x="{label_w - 8}" y="{y + 17}" class="label" text-anchor="end">{_e(label[:32])}</text>')
+        parts.append(
+            f'<text x="{label_w - 8}" y="{y + 17}" class="label" text-anchor="end">{_e(_fit(label, label_w - 12))}'
+            f"<title>{_e(label)}</title></text>"
+        )
         parts.append(f'<rect x="{label_w}" y="{y + 4}" width="{w:.1f}" height="{row_h - 8}" fill="{BAR}"><title>{_e(label)}: {_e(shown)}</title></rect>')
         parts.append(f'<text x="{label_w + w + 6:.1f}" y="{y + 17}" class="label">{_e(shown)}</text>')
     parts.append("</svg>")
@@ -112,12 +146,19 @@ def summarise(entries: Sequence[dict[str, Any]], top_refused: int = 10) -> dict[
     refused: dict[str, dict[str, Any]] = {}
     reasons: Counter = Counter()
     ratings: Counter = Counter()
+    down_voted: list[dict[str, Any]] = []
     for e in entries:
         day = e["asked_at"][:10]
         per_day[day][e["outcome"]] += 1
         cost_day[day] += e["cost_usd"]
         for g in e["scope"] or ["(no generation)"]:
             per_generation[g] += 1
+        if e.get("rating") == "down":
+            down_voted.append({
+                "asked_at": e["asked_at"], "question": " ".join((e.get("typed") or e["question"]).split()),
+                "scope": e["scope"], "outcome": e["outcome"], "reasons": e.get("reasons") or [],
+                "comment": e.get("comment"),
+            })  # fmt: skip
         if e["outcome"] == "refuse":
             text = " ".join((e.get("typed") or e["question"]).split())
             item = refused.setdefault(text.lower(), {"question": text, "count": 0, "gap_issues": [], "reason": e.get("refusal")})
@@ -136,6 +177,10 @@ def summarise(entries: Sequence[dict[str, Any]], top_refused: int = 10) -> dict[
         "cost_per_day": {d: cost_day[d] for d in days},
         "cost_total": sum(cost_day.values()),
         "per_generation": dict(per_generation.most_common()),
+        # Asked for several generations: counted once for each, so the shares add up past 100%.
+        "multi_generation": sum(1 for e in entries if len(e["scope"]) > 1),
+        "offline": all(e.get("generator") == "offline" for e in entries),
+        "down_voted": sorted(down_voted, key=lambda d: d["asked_at"], reverse=True),
         "top_refused": sorted(refused.values(), key=lambda r: (-r["count"], r["question"]))[:top_refused],
         "feedback": sum(ratings.values()),
         "ratings": dict(ratings),
@@ -153,7 +198,63 @@ svg{max-width:100%;height:auto}.grid{stroke:#eaeef2}.axis,.label{font-size:12px;
 .legend{font-size:.85rem}.key{margin-right:1rem}.swatch{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:-1px}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eaeef2;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}code{background:#f6f8fa;padding:0 .25rem;border-radius:4px}
+.tile small{display:block;color:#57606a}td.t{white-space:nowrap}.note{font-size:.85rem;color:#57606a}
 """
+
+
+def cost_section(s: dict[str, Any]) -> str:
+    """Cost per day; when nothing cost anything, a sentence saying why instead of an empty chart."""
+    if s["questions"] and not s["cost_total"]:
+        why = "offline: no model cost" if s["offline"] else "no model cost in this period"
+        return f'<p class="empty">{why}.</p>'
+    return column_chart("Cost per day (USD)", [(d[5:], {"cost": s["cost_per_day"][d]}) for d in s["days"]],
+                        {"cost": BAR}, money=True)
+
+
+def generations_section(s: dict[str, Any]) -> str:
+    """Questions per generation, with a note when a question counts for several of them."""
+    total = s["questions"] or 1
+    chart = bar_list(
+        "Questions per generation", [(g, float(n), f"{n} ({100 * n / total:.0f}%)") for g, n in s["per_generation"].items()]
+    )
+    if not s["multi_generation"]:
+        return chart
+    shares = 100 * sum(s["per_generation"].values()) / total
+    return chart + (
+        f'<p class="note">{s["multi_generation"]} of {s["questions"]} questions '
+        f'{"was" if s["multi_generation"] == 1 else "were"} asked for more than one '
+        f"generation; each counts once for every generation it was asked for, so the shares add up to "
+        f"{shares:.0f}%.</p>"
+    )
+
+
+def reasons_section(s: dict[str, Any]) -> str:
+    rated = s["feedback"] or 1
+    chart = bar_list(
+        "Feedback by reason", [(r, float(n), f"{n} ({100 * n / rated:.0f}% of rated)") for r, n in s["reasons"].items()]
+    )
+    if sum(s["reasons"].values()) <= s["feedback"]:
+        return chart
+    return chart + '<p class="note">One rating may give several reasons, so the shares add up to more than 100%.</p>'
+
+
+def down_voted_section(s: dict[str, Any]) -> str:
+    """The answers readers voted down, newest first: when, the question, its scope, why."""
+    voted = s["down_voted"]
+    if not voted:
+        return '<p class="empty">No answer was voted down.</p>'
+    rows = "".join(
+        f"<tr><td class=\"t\">{_e(d['asked_at'][:16].replace('T', ' '))}</td><td>{_e(d['question'])}</td>"
+        f"<td>{_e(', '.join(d['scope']) or '–')}</td><td>{_e(d['outcome'])}</td>"
+        f"<td>{_e(', '.join(d['reasons']) or '(no reason given)')}</td><td>{_e(d['comment'] or '')}</td></tr>"
+        for d in voted[:DOWN_VOTES_SHOWN]
+    )
+    more = len(voted) - DOWN_VOTES_SHOWN
+    tail = f'<p class="note">and {more} more: <code>valid log --feedback down</code> lists them all.</p>' if more > 0 else ""
+    return (
+        "<table><thead><tr><th>Asked (UTC)</th><th>Question</th><th>Generations</th><th>Outcome</th>"
+        f"<th>Reasons</th><th>Comment</th></tr></thead><tbody>{rows}</tbody></table>{tail}"
+    )
 
 
 def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the docs", scope_note: str = "") -> str:
@@ -163,26 +264,20 @@ def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the 
         [(d[5:], {k: float(v) for k, v in s["per_day"][d].items()}) for d in s["days"]],
         OUTCOME_COLOURS,
     )
-    cost = column_chart("Cost per day (USD)", [(d[5:], {"cost": s["cost_per_day"][d]}) for d in s["days"]], {"cost": BAR}, unit="$")
     latency = bar_list("Latency percentiles", [(k, v, f"{v:,.0f} ms") for k, v in s["latency_ms"].items()])
     total = s["questions"] or 1
-    generations = bar_list(
-        "Questions per generation", [(g, float(n), f"{n} ({100 * n / total:.0f}%)") for g, n in s["per_generation"].items()]
-    )
     rated = s["feedback"] or 1
-    reasons = bar_list(
-        "Feedback by reason", [(r, float(n), f"{n} ({100 * n / rated:.0f}% of rated)") for r, n in s["reasons"].items()]
-    )
     answered = sum(v.get("answer", 0) for v in s["per_day"].values())
     refused_n = sum(v.get("refuse", 0) for v in s["per_day"].values())
     up = s["ratings"].get("up", 0)
+    offline = s["questions"] and not s["cost_total"] and s["offline"]
     tiles = [
-        ("Questions", f"{s['questions']:,}"),
-        ("Answered", f"{100 * answered / total:.0f}%"),
-        ("Refused", f"{100 * refused_n / total:.0f}%"),
-        ("Rated helpful", f"{100 * up / rated:.0f}% of {s['feedback']}" if s["feedback"] else "no feedback"),
-        ("p99 latency", f"{s['latency_ms']['p99']:,.0f} ms" if s["latency_ms"] else "–"),
-        ("Cost", f"${s['cost_total']:.4f}"),
+        ("Questions", f"{s['questions']:,}", ""),
+        ("Answered", f"{100 * answered / total:.0f}%", ""),
+        ("Refused", f"{100 * refused_n / total:.0f}%", ""),
+        ("Rated helpful", f"{100 * up / rated:.0f}% of {s['feedback']}" if s["feedback"] else "no feedback", ""),
+        ("p99 latency", f"{s['latency_ms']['p99']:,.0f} ms" if s["latency_ms"] else "–", ""),
+        ("Cost", f"${s['cost_total']:.4f}" if not offline else "$0", "offline: no model cost" if offline else ""),
     ]
     rows = "".join(
         f"<tr><td>{_e(r['question'])}</td><td class=\"n\">{r['count']}</td>"
@@ -194,18 +289,23 @@ def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the 
         if rows else '<p class="empty">No question was refused.</p>'
     )
     span = f"{s['days'][0]} to {s['days'][-1]}" if s["days"] else "no questions"
+    tile_html = "".join(
+        f'<div class="tile">{_e(k)}<b>{_e(v)}</b>' + (f"<small>{_e(note)}</small>" if note else "") + "</div>"
+        for k, v, note in tiles
+    )
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>{_e(title)}</h1><p class=\"muted\">{_e(span)}{_e(scope_note)}</p>"
-        "<div class=\"tiles\">" + "".join(f'<div class="tile">{_e(k)}<b>{_e(v)}</b></div>' for k, v in tiles) + "</div>"
+        f'<div class="tiles">{tile_html}</div>'
         f"<h2 id=\"per-day\">Questions per day by outcome</h2>{per_day}"
         f"<h2 id=\"refused\">Most refused questions and their gap issues</h2>{refused_table}"
-        f"<h2 id=\"feedback\">Feedback by reason</h2>{reasons}"
+        f"<h2 id=\"feedback\">Feedback by reason</h2>{reasons_section(s)}"
+        f"<h2 id=\"down-voted\">Answers voted down</h2>{down_voted_section(s)}"
         f"<h2 id=\"latency\">Latency percentiles</h2>{latency}"
-        f"<h2 id=\"cost\">Cost per day</h2>{cost}"
-        f"<h2 id=\"generations\">Questions per generation</h2>{generations}"
+        f"<h2 id=\"cost\">Cost per day</h2>{cost_section(s)}"
+        f"<h2 id=\"generations\">Questions per generation</h2>{generations_section(s)}"
         "</body></html>\n"
     )
