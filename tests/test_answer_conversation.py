@@ -64,6 +64,17 @@ def test_a_follow_up_leaning_on_the_previous_question_gets_its_subject_after_its
     assert asked.generation == ("atlas",) and asked.uses_previous
 
 
+@pytest.mark.parametrize(
+    "said", ["and which log level does the installer use?", "which certificate?", "And how many retries are allowed?"]
+)
+def test_a_follow_up_asking_about_its_own_subject_inherits_the_scope_only(said):
+    # A question of its own (an interrogative with its own words, no word pointing back) is asked
+    # as written, in the conversation's generation: the previous subject would only compete with it.
+    asked = follow_up(said, FIRST, PROFILES)
+    assert asked.question == said, "the previous question's subject is not added"
+    assert asked.generation == ("atlas",) and asked.inherited and not asked.uses_previous
+
+
 def test_a_previous_turn_without_a_generation_gives_none_to_inherit():
     choice = PriorTurn(asked_as="Which port does the sync daemon listen on?", generations=())
     asked = follow_up("How do I restart it?", choice, PROFILES)

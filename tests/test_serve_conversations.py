@@ -102,6 +102,22 @@ def test_a_follow_up_that_refers_to_the_previous_answer_gets_its_subject(api):
     assert asked[turns[1]["question_id"]] == turns[1]["asked_as"], "the question log row is the turn's question"
 
 
+def test_a_follow_up_that_asks_about_its_own_subject_keeps_the_scope_not_the_previous_subject(api):
+    client, open_log = api
+    first = ask(client, "I'm on v5p. How many chips per VM?")
+    conversation = first.headers["x-valid-conversation-id"]
+    follow = ask(client, "and which --version do I pass?", conversation)
+    assert follow.status_code == 200, follow.text
+    body = follow.json()
+    assert body["scope"] == ["v5p"] and body["outcome"] == "answer", "the conversation's generation is kept"
+    standalone = ask(client, "Which --version do I pass?", generation="v5p").json()
+    assert [a["answer"] for a in body["answers"]] == [a["answer"] for a in standalone["answers"]]
+    assert [a["answer"] for a in body["answers"]] != [a["answer"] for a in first.json()["answers"]], (
+        "not the previous question's answer again")
+    with open_log() as log:
+        assert log.turns(conversation)[1]["asked_as"] == "and which --version do I pass?"
+
+
 def test_switching_generation_mid_conversation_by_name_or_by_the_generation_field(api):
     client, _ = api
     conversation = ask(client, PRIYA).headers["x-valid-conversation-id"]

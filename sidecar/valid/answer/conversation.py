@@ -10,9 +10,12 @@ at the engine's internals, and nothing names a doc set's wording:
 - **Subject.** A follow-up that says nothing but a generation ("and on v6e?", "what about the
   other one, Trillium?") is the previous question asked again for that generation: the previous
   question with its generation names removed, plus the names the follow-up gave. A follow-up with
-  words of its own that leans on the previous turn (a referring word such as "that" or "it", a
-  leading "and"/"what about", or a single content word) keeps its own words first and gets the
-  previous question's subject after them. Anything else is a new question in the same scope.
+  words of its own that leans on the previous turn keeps its own words first and gets the previous
+  question's subject after them: one with a referring word ("that", "it"), and an elliptical one, a
+  fragment with no question of its own ("and the timeout?", "Timeout?"). A follow-up that is a
+  question of its own (an interrogative such as "which" or "how" heads it, after any "and" or "what
+  about") is asked as written, in the inherited scope: its own subject wins, and the previous one
+  would only compete with it. Anything else is a new question in the same scope.
 
 Conversations are bounded: at most `max_turns` turns, and none continues past `max_age_s` after it
 started. Turns are stored with the question log (`valid.questionlog.sqlite`), each naming its question row.
@@ -36,6 +39,13 @@ from valid.errors import ValidError
 # Words that point back at the previous turn, and openings that continue it.
 REFERRING = frozenset("that it this these those them they there same its their other another".split())
 _CONTINUES = re.compile(r"^\W*(?:and|but|also|so|or|then|what\s+about|how\s+about|same\s+for|and\s+what)\b", re.I)
+# The openings that only continue the conversation, stripped before asking whether what follows is
+# a question of its own; and the words that head one (an interrogative or an inverted auxiliary).
+_OPENING = re.compile(r"^\W*(?:and|but|also|so|or|then|what\s+about|how\s+about|same\s+for)\b\W*", re.I)
+INTERROGATIVES = frozenset(
+    "which what how where when who whom whose why is are was were do does did can could will would should shall "
+    "may might must has have had".split()
+)
 # Words a follow-up uses around a generation name that say nothing about the subject.
 FILLER = frozenset("about also instead then too else ok okay please now again same other another case".split())
 # A composed question never grows past this (a long conversation keeps its most recent subject).
@@ -108,9 +118,21 @@ def follow_up(
         # Only a generation (or nothing): the previous question again, for what this one names.
         asked = f"{subject} {' '.join([*own.matched, *own.unknown])}".strip() if names_scope else subject
         return FollowUp(_bounded(asked), scope, inherited, uses_previous=True)
-    if tokens & REFERRING or _CONTINUES.search(question) or len(words) == 1:
+    elliptical = (_CONTINUES.search(question) or len(words) == 1) and not asks_its_own(question)
+    if tokens & REFERRING or elliptical:
         return FollowUp(_bounded(f"{question.strip()} {subject}"), scope, inherited, uses_previous=True)
     return FollowUp(question, scope, inherited, uses_previous=False)
+
+
+def asks_its_own(question: str) -> bool:
+    """The follow-up is a question of its own: past the openings that only continue the
+    conversation ("and", "what about"), an interrogative heads it ("and which flag do I pass?"),
+    where an elliptical one is a bare fragment ("and the timeout?")."""
+    text = question
+    while (opening := _OPENING.match(text)) and opening.end():
+        text = text[opening.end():]
+    first = re.match(r"[a-z]+", text.lstrip().lower())
+    return bool(first) and first.group(0) in INTERROGATIVES
 
 
 def _bounded(text: str) -> str:
