@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 from fixtures.answer.index import build_state
 
+from valid.answer.conversation import named_key
 from valid.questionlog.sqlite import QuestionLog
 from valid.cli import main
 
@@ -36,7 +37,7 @@ def test_a_follow_up_from_the_cli_is_answered_as_the_previous_question_for_its_g
                            "--json").stdout)
     assert answer["answers"] == alone["answers"]
     with QuestionLog(state / "questions.sqlite") as log:
-        assert [t["question"] for t in log.turns("vm-help")] == [PRIYA, "and on v6e?"]
+        assert [t["question"] for t in log.turns(named_key("vm-help"))] == [PRIYA, "and on v6e?"]
 
 
 def test_a_follow_up_without_a_generation_keeps_the_conversations(state):

@@ -14,7 +14,10 @@ from valid.answer.conversation import (
     PriorTurn,
     UnknownConversation,
     follow_up,
+    named_key,
+    new_id,
     open_conversation,
+    open_named_conversation,
     prior_turn,
     without_names,
 )
@@ -104,15 +107,30 @@ def started(store: QuestionLog, conversation_id: str, turns: int) -> None:
 
 def test_open_conversation_gives_the_last_turn_and_enforces_the_bounds():
     with QuestionLog(":memory:") as store:
-        started(store, "c1", 2)
-        assert open_conversation(store, "c1").previous == PriorTurn("q1", ("atlas",))
+        issued = new_id()
+        started(store, issued, 2)
+        assert open_conversation(store, issued).previous == PriorTurn("q1", ("atlas",))
         with pytest.raises(ConversationEnded, match="2 turns"):
-            open_conversation(store, "c1", ConversationLimits(max_turns=2))
+            open_conversation(store, issued, ConversationLimits(max_turns=2))
         later = datetime.now(timezone.utc) + timedelta(hours=2)
         with pytest.raises(ConversationEnded, match="older"):
-            prior_turn(store, "c1", ConversationLimits(max_age_s=3600), now=later)
+            prior_turn(store, issued, ConversationLimits(max_age_s=3600), now=later)
         with pytest.raises(UnknownConversation):
-            open_conversation(store, "nope")
-        assert open_conversation(store, "nope", create=True).new
+            open_conversation(store, new_id())
         fresh = open_conversation(store, None)
         assert fresh.new and fresh.previous is None and len(fresh.conversation_id) == 32
+
+
+def test_the_service_opens_only_ids_it_issues_and_named_conversations_live_apart():
+    with QuestionLog(":memory:") as store:
+        started(store, "c1", 1)  # in the store, but no id the service issued
+        with pytest.raises(UnknownConversation):
+            open_conversation(store, "c1")
+        named = open_named_conversation(store, "c1")
+        assert named.new and named.conversation_id == named_key("c1") != "c1"
+        started(store, named.conversation_id, 1)
+        assert open_named_conversation(store, "c1").previous == PriorTurn("q0", ("atlas",))
+        with pytest.raises(UnknownConversation):
+            open_conversation(store, named.conversation_id)
+        with pytest.raises(UnknownConversation, match="a conversation id is"):
+            open_named_conversation(store, "not an id")

@@ -8,16 +8,20 @@ published docs/openapi.json. The expected turns come from the same service's ask
 
 from __future__ import annotations
 
+import re
+import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from fixtures.openapi import validate
 from fixtures.serving import serving as serve
 from valid.answer import QuestionLog
-from valid.answer.conversation import ConversationLimits
+from valid.answer.conversation import ConversationLimits, new_id
+from valid.cli import main
 from valid.serve.library import EngineSettings
 
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
@@ -90,14 +94,53 @@ def test_reading_an_expired_conversation_is_a_404(sample_build, tmp_path):
 def test_a_thread_read_back_is_bounded_by_the_turn_bound(sample_build, tmp_path):
     # Five turns stored by an earlier service with a higher bound; this one allows three.
     log = tmp_path / "questions.sqlite"
+    earlier = new_id()
     with QuestionLog(log) as store:
-        store.start_conversation("earlier")
+        store.start_conversation(earlier)
         for n in range(1, 6):
-            store.add_turn({"answer_id": f"{n:032x}", "conversation_id": "earlier", "question": f"question {n}",
+            store.add_turn({"answer_id": f"{n:032x}", "conversation_id": earlier, "question": f"question {n}",
                             "asked_as": f"question {n}", "generations": ["v5p"], "outcome": "answer",
                             "scope": ["v5p"]})
     with serving(sample_build.state, log, conversations=ConversationLimits(max_turns=3)) as client:
-        body = thread(client, "earlier").json()
+        body = thread(client, earlier).json()
         assert [t["turn"] for t in body["turns"]] == [3, 4, 5], "the latest turns, at most the bound"
         assert body["ended"] is True
-        error(ask(client, "and on v6e?", "earlier"), 409, "conversation_ended")
+        error(ask(client, "and on v6e?", earlier), 409, "conversation_ended")
+
+
+def cli_ask(state: Path, question: str, conversation: str):
+    result = CliRunner().invoke(main, ["ask", question, "--state", str(state), "--conversation", conversation])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture
+def shared_state(sample_build, tmp_path) -> Path:
+    """A copy of the sample's state whose question log the CLI and the service share."""
+    return Path(shutil.copytree(sample_build.state, tmp_path / "state"))
+
+
+def test_the_service_continues_only_ids_it_issued_and_the_cli_names_its_own_apart(shared_state):
+    log = shared_state / "questions.sqlite"
+    with serving(shared_state, log) as client:
+        issued = ask(client, PRIYA).headers["x-valid-conversation-id"]
+        assert re.fullmatch(r"[0-9a-f]{32}", issued), "a server-issued id is 128 random bits, not a name"
+        assert ask(client, "and on v6e?", issued).status_code == 200
+        # Stored in the same store, but never issued by the service: neither read nor continued.
+        with QuestionLog(log) as store:
+            store.start_conversation("guessable")
+        error(client.post("/v1/ask", json={"question": PRIYA, "conversation_id": "guessable"}), 404, "not_found")
+        error(thread(client, "guessable"), 404, "not_found")
+        # The CLI naming the service's id starts a conversation of its own, apart from the service's.
+        assert "turn 1," in cli_ask(shared_state, "and on v5p?", issued).stderr
+        read = thread(client, issued).json()
+        assert [t["question"] for t in read["turns"]] == [PRIYA, "and on v6e?"], "the service's thread is untouched"
+
+
+def test_a_conversation_the_cli_named_is_not_reachable_over_http(shared_state):
+    cli_ask(shared_state, PRIYA, "vm-help")
+    with serving(shared_state, shared_state / "questions.sqlite") as client:
+        error(thread(client, "vm-help"), 404, "not_found")
+        response = client.post("/v1/ask", json={"question": "and on v6e?", "conversation_id": "vm-help"})
+        error(response, 404, "not_found")
+    assert "turn 2," in cli_ask(shared_state, "and on v6e?", "vm-help").stderr, "the CLI still continues it"

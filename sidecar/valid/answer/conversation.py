@@ -19,6 +19,12 @@ at the engine's internals, and nothing names a doc set's wording:
 
 Conversations are bounded: at most `max_turns` turns, and none continues past `max_age_s` after it
 started. Turns are stored with the question log (`valid.questionlog.sqlite`), each naming its question row.
+
+Two namespaces share that store. The service issues its ids (128 random bits, `new_id`) and opens
+only ids of that form, so an id is a capability nobody can guess (`open_conversation`). The CLI
+names its own (`valid ask --conversation vm-help`), stored under a prefix no issued id has
+(`open_named_conversation`): a name chosen by hand is never reachable over HTTP, and a CLI name
+that happens to look like an issued id is still the CLI's own.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ FILLER = frozenset("about also instead then too else ok okay please now again sa
 # A composed question never grows past this (a long conversation keeps its most recent subject).
 MAX_QUESTION_CHARS = 1000
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+ISSUED_ID = re.compile(r"^[0-9a-f]{32}$")  # what new_id() gives: the only ids the service opens
+NAMED_PREFIX = "cli:"  # the CLI's names are stored under it (":" is in no id the service accepts)
 
 
 class ConversationLimits(BaseModel):
@@ -183,18 +191,29 @@ class Opened:
     previous: PriorTurn | None
 
 
-def open_conversation(
-    store, conversation_id: str | None, limits: ConversationLimits = ConversationLimits(), *, create: bool = False
-) -> Opened:
-    """No id: a new conversation. A known id: its last turn (raises if it has ended). An unknown id
-    raises UnknownConversation, unless `create` (the CLI names its own conversations)."""
+def open_conversation(store, conversation_id: str | None, limits: ConversationLimits = ConversationLimits()) -> Opened:
+    """The service's: no id, a new conversation with a new id; an id it issued, its last turn
+    (raises if it has ended). Any other id, even one the store holds, is UnknownConversation."""
     if conversation_id is None:
         return Opened(new_id(), True, None)
-    if not CONVERSATION_ID.match(conversation_id):
-        raise UnknownConversation("a conversation id is 1-64 letters, digits, '-' or '_'")
-    if create and store.conversation(conversation_id) is None:
-        return Opened(conversation_id, True, None)
+    if not ISSUED_ID.match(conversation_id):
+        raise UnknownConversation(f"no conversation {conversation_id[:64]!r} (it may have been forgotten); start a new one")
     return Opened(conversation_id, False, prior_turn(store, conversation_id, limits))
+
+
+def open_named_conversation(store, name: str, limits: ConversationLimits = ConversationLimits()) -> Opened:
+    """The CLI's: the conversation it named `name`, started when new, apart from the service's."""
+    if not CONVERSATION_ID.match(name):
+        raise UnknownConversation("a conversation id is 1-64 letters, digits, '-' or '_'")
+    key = named_key(name)
+    if store.conversation(key) is None:
+        return Opened(key, True, None)
+    return Opened(key, False, prior_turn(store, key, limits))
+
+
+def named_key(name: str) -> str:
+    """Where the CLI's conversation `name` is stored."""
+    return f"{NAMED_PREFIX}{name}"
 
 
 def answer_turn(

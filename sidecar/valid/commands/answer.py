@@ -29,7 +29,8 @@ from valid.answer.models import AnswerObject
 @click.option("--no-log", is_flag=True, help="Keep the question out of every store: no question log, no gap issue.")
 @click.option("--conversation", metavar="ID",
               help="Ask as the next turn of conversation ID (started if new): a follow-up keeps its generation "
-              "and may refer to the previous question. Needs the question log.")
+              "and may refer to the previous question. Needs the question log. The CLI's names are its own: "
+              "never reachable over HTTP, which opens only the ids the service issued.")
 def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
@@ -47,12 +48,12 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
         if conversation is None:
             result = engine.ask(question, generation)
         else:
-            from valid.answer.conversation import answer_turn, open_conversation
+            from valid.answer.conversation import answer_turn, open_named_conversation
 
-            opened = open_conversation(engine.log, conversation, create=True)
+            opened = open_named_conversation(engine.log, conversation)
             turn = answer_turn(engine.log, engine.ask, engine.profiles, question, generation, opened)
             result = turn.result
-            click.echo(f"conversation {turn.conversation_id}, turn {turn.turn}, answer {turn.answer_id}", err=True)
+            click.echo(f"conversation {conversation}, turn {turn.turn}, answer {turn.answer_id}", err=True)
     finally:
         engine.close()
     if as_json:

@@ -1,6 +1,7 @@
 """`GET /v1/conversations/{id}`: a conversation's thread, so the ask page can restore it after a reload.
 
 The id is the capability, as for a follow-up: whoever holds it may read the thread and continue it.
+Only ids the service issued are read (128 random bits); conversations the CLI named are not.
 Only the store's `conversation()` and `turns()` are read, so every question store serves it.
 """
 
@@ -10,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from fastapi import APIRouter, Path, Request
 
-from valid.answer.conversation import CONVERSATION_ID, ConversationLimits, UnknownConversation
+from valid.answer.conversation import CONVERSATION_ID, ISSUED_ID, ConversationLimits, UnknownConversation
 from valid.serve.errors import ApiError, responses
 from valid.serve.schemas import ConversationThread, ConversationTurn
 from valid.serve.service import service_of
@@ -39,7 +40,7 @@ def conversation_thread(store, conversation_id: str, limits: ConversationLimits,
                         now: datetime | None = None) -> ConversationThread:
     """A conversation as the ask page restores it: its latest turns, at most the turn bound. One
     past its age bound is gone for readers (UnknownConversation), as is an unknown one."""
-    found = store.conversation(conversation_id) if CONVERSATION_ID.match(conversation_id) else None
+    found = store.conversation(conversation_id) if ISSUED_ID.match(conversation_id) else None
     if found is None:
         raise UnknownConversation(f"no conversation {conversation_id[:64]!r} (it may have been forgotten)")
     expires = datetime.fromisoformat(found["started_at"]) + timedelta(seconds=limits.max_age_s)
