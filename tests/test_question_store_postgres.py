@@ -250,6 +250,7 @@ def test_valid_ask_logs_to_the_store_named_in_valid_toml_and_a_flag_overrides_it
 
 
 def test_valid_ask_conversation_keeps_its_turns_in_the_postgresql_store(sample_build, pg_url):
+    from valid.answer.conversation import named_key
     from valid.questionlog.postgres import PostgresStore
 
     state = ["--state", str(sample_build.state), "--log-url", pg_url, "--conversation", "portal-1"]
@@ -259,7 +260,7 @@ def test_valid_ask_conversation_keeps_its_turns_in_the_postgresql_store(sample_b
     assert first.exit_code == 0 and follow.exit_code == 0, follow.output
     assert json.loads(follow.stdout)["scope"] == ["v6e"]
     with PostgresStore(pg_url) as store:
-        turns = store.turns("portal-1")
+        turns = store.turns(named_key("portal-1"))  # the CLI names its own conversations apart
     assert [(t["turn"], t["question"]) for t in turns] == [(1, priya), (2, "and on v6e?")]
     assert turns[1]["generations"] == ["v6e"] and "--version" in turns[1]["asked_as"]
 
