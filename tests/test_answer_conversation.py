@@ -84,6 +84,48 @@ def test_a_previous_turn_without_a_generation_gives_none_to_inherit():
     assert asked.generation is None and not asked.inherited
 
 
+# Two products of one vendor, each released in several versions (as a versioned doc set names them).
+RELEASES = [
+    ProfileInfo(name="app-1.0.0", labels=["Widget App 1.0.0", "Widget 1.0.0"], ditaval_digest="3" * 64),
+    ProfileInfo(name="app-2.0.0", labels=["Widget App 2.0.0", "Widget 2.0.0", "Harbor"], ditaval_digest="4" * 64),
+    ProfileInfo(name="daemon-1.0.0", labels=["Widget Daemon 1.0.0"], ditaval_digest="5" * 64),
+    ProfileInfo(name="daemon-2.0.0", labels=["Widget Daemon 2.0.0"], ditaval_digest="6" * 64),
+]
+ASKED = PriorTurn(asked_as="How do I sign in?", generations=(), choices=("app-2.0.0", "daemon-2.0.0"))
+
+
+@pytest.mark.parametrize(
+    "reply, picked",
+    [
+        ("Daemon", "daemon-2.0.0"),  # the product alone
+        ("the daemon", "daemon-2.0.0"),
+        ("App", "app-2.0.0"),
+        ("Widget Daemon 2.0.0", "daemon-2.0.0"),  # the label
+        ("daemon-2.0.0", "daemon-2.0.0"),  # the id
+        ("Harbor", "app-2.0.0"),  # another name of it
+    ],
+)
+def test_a_reply_that_picks_an_offered_choice_by_any_of_its_names_answers_the_question(reply, picked):
+    asked = follow_up(reply, ASKED, RELEASES)
+    assert asked.question == "How do I sign in?", "the question asked before the choice is kept"
+    assert asked.generation == (picked,) and asked.uses_previous and asked.among is None
+
+
+def test_a_reply_that_picks_by_version_alone_answers_for_the_offered_choice_with_that_version():
+    offered = PriorTurn(asked_as="How do I sign in?", generations=(), choices=("app-1.0.0", "app-2.0.0"))
+    asked = follow_up("2.0.0", offered, RELEASES)
+    assert asked.question == "How do I sign in?" and asked.generation == ("app-2.0.0",), (
+        "the daemon has a 2.0.0 too, but it was not offered")
+
+
+def test_a_reply_that_matches_several_offered_choices_asks_again_among_those_only():
+    offered = PriorTurn(asked_as="How do I sign in?", generations=(), choices=tuple(p.name for p in RELEASES))
+    for reply, among in [("2.0.0", ("app-2.0.0", "daemon-2.0.0")), ("the App", ("app-1.0.0", "app-2.0.0"))]:
+        asked = follow_up(reply, offered, RELEASES)
+        assert asked.question == "How do I sign in?", "the question is kept"
+        assert asked.generation is None and asked.among == among
+
+
 def test_names_are_removed_with_the_sentences_they_leave_empty():
     assert without_names(FIRST.asked_as, PROFILES) == "Which port does the sync daemon listen on?"
     assert without_names("Does Widget Borealis sync?", PROFILES) == "Does sync?"
@@ -134,3 +176,24 @@ def test_the_service_opens_only_ids_it_issues_and_named_conversations_live_apart
             open_conversation(store, named.conversation_id)
         with pytest.raises(UnknownConversation, match="a conversation id is"):
             open_named_conversation(store, "not an id")
+
+
+def test_a_log_written_before_turns_kept_their_choices_opens_and_keeps_them_from_then_on(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "questions.sqlite"
+    with sqlite3.connect(path) as db:  # the turns table as schema 2 first shipped it
+        db.execute("CREATE TABLE conversations (id TEXT PRIMARY KEY, started_at TEXT NOT NULL, "
+                   "updated_at TEXT NOT NULL, turns INTEGER NOT NULL)")
+        db.execute("CREATE TABLE turns (answer_id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, "
+                   "turn INTEGER NOT NULL, question_id INTEGER, asked_at TEXT NOT NULL, question TEXT NOT NULL, "
+                   "asked_as TEXT NOT NULL, generations TEXT NOT NULL, outcome TEXT NOT NULL, scope TEXT NOT NULL, "
+                   "UNIQUE (conversation_id, turn))")
+        db.execute("INSERT INTO conversations VALUES ('c', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00', 1)")
+        db.execute("INSERT INTO turns VALUES ('a', 'c', 1, NULL, 't', 'q', 'q', '[]', 'ask', '[]')")
+        db.execute("PRAGMA user_version = 2")
+    with QuestionLog(path) as store:
+        assert store.turns("c")[0]["choices"] == [], "an older turn offered nothing known"
+        store.add_turn({"answer_id": "b", "conversation_id": "c", "question": "q", "asked_as": "q", "generations": [],
+                        "outcome": "ask", "scope": [], "choices": ["atlas", "cirrus"]})
+        assert prior_turn(store, "c", ConversationLimits(max_age_s=1e12)).choices == ("atlas", "cirrus")

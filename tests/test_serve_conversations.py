@@ -139,6 +139,47 @@ def test_an_unknown_generation_in_a_follow_up_is_refused_not_inherited(api):
     assert "v4" in body["refusal"]["reason"]
 
 
+@pytest.fixture(scope="module")
+def corvane(corvane_build, tmp_path_factory, question_store):
+    """The Corvane sample (a CLI and an agent, each in several releases) served the same way."""
+    with serving(corvane_build.state, question_store.settings(tmp_path_factory.mktemp("corvane"))) as client:
+        yield client
+
+
+def choices(response: httpx.Response) -> list[str]:
+    body = response.json()
+    assert body["outcome"] == "ask", body
+    return [c["generation"] for c in body["choices"]]
+
+
+def test_a_reply_naming_only_the_product_of_an_offered_choice_answers_the_question(corvane):
+    question = "In 2.0.0, how do I sign in?"
+    first = ask(corvane, question)
+    offered = choices(first)
+    assert len(offered) == 2 and "agent-2.0.0" in offered, "both products have a 2.0.0: VALID asks which"
+    reply = ask(corvane, "Agent", first.headers["x-valid-conversation-id"])
+    assert reply.status_code == 200, reply.text
+    body = reply.json()
+    assert body["outcome"] == "answer" and body["scope"] == ["agent-2.0.0"]
+    standalone = ask(corvane, question, generation="agent-2.0.0").json()
+    assert [a["answer"] for a in body["answers"]] == [a["answer"] for a in standalone["answers"]]
+
+
+def test_a_reply_matching_several_offered_choices_asks_again_among_those_only(corvane):
+    question = "How do I sign in?"
+    first = ask(corvane, question)
+    conversation = first.headers["x-valid-conversation-id"]
+    assert len(choices(first)) > 2
+    again = ask(corvane, "2.0.0", conversation)
+    assert again.status_code == 200, again.text
+    narrowed = choices(again)
+    assert narrowed and set(narrowed) <= {"cli-2.0.0", "agent-2.0.0"} and set(narrowed) < set(choices(first))
+    picked = ask(corvane, "the agent", conversation).json()
+    assert picked["outcome"] == "answer" and picked["scope"] == ["agent-2.0.0"], "the question was kept"
+    standalone = ask(corvane, question, generation="agent-2.0.0").json()
+    assert [a["answer"] for a in picked["answers"]] == [a["answer"] for a in standalone["answers"]]
+
+
 def error(response: httpx.Response, status: int, code: str) -> None:
     assert response.status_code == status, response.text
     validate(response.json(), "ErrorBody")

@@ -16,6 +16,11 @@ at the engine's internals, and nothing names a doc set's wording:
   question of its own (an interrogative such as "which" or "how" heads it, after any "and" or "what
   about") is asked as written, in the inherited scope: its own subject wins, and the previous one
   would only compete with it. Anything else is a new question in the same scope.
+- **A reply to a choice.** After a turn that asked which generation, a reply that names only some
+  of the offered generations, by any of their names (a product alone, a version alone, a label, an
+  id), is the question asked before the choice: answered for the one it picks, or asked again among
+  only the offered ones it matches ("2.0.0" when both products have one). The offered generations
+  are stored with the turn (`choices`).
 
 Conversations are bounded: at most `max_turns` turns, and none continues past `max_age_s` after it
 started. Turns are stored with the question log (`valid.questionlog.sqlite`), each naming its question row.
@@ -39,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from valid.answer.question import question_words
 from valid.answer.scope import resolve_scope
+from valid.answer.models import ScopeResolution
 from valid.contracts import ProfileInfo
 from valid.errors import ValidError
 
@@ -80,6 +86,7 @@ class ConversationEnded(ValidError):
 class PriorTurn:
     asked_as: str  # the self-contained question the engine answered
     generations: tuple[str, ...]  # the profiles that turn was scoped to by name or choice
+    choices: tuple[str, ...] = ()  # the generations that turn offered to choose from (it asked)
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,7 @@ class FollowUp:
     generation: tuple[str, ...] | None  # explicit scope for the engine (None: from the question's words)
     inherited: bool  # the scope came from the previous turn
     uses_previous: bool  # the question took its subject from the previous turn
+    among: tuple[str, ...] | None = None  # no generation named: choose among these only (a reply matching several)
 
 
 def without_names(question: str, profiles: Sequence[ProfileInfo]) -> str:
@@ -122,6 +130,13 @@ def follow_up(
     words = [w for w in question_words(question, names) if w not in FILLER]
     tokens = set(re.findall(r"[a-z]+", question.lower()))
     subject = without_names(previous.asked_as, profiles)
+    if not words and not explicit and (picked := offered_picked(own, previous)):
+        # A reply to a choice, by any name of the offered generations (a product alone, a version
+        # alone, a label, an id): the question asked before the choice, for the one it picks, or
+        # asked again among those it matches.
+        one = len(picked) == 1
+        return FollowUp(_bounded(previous.asked_as), picked if one else None, inherited=False, uses_previous=True,
+                        among=None if one else picked)
     if not words:
         # Only a generation (or nothing): the previous question again, for what this one names.
         asked = f"{subject} {' '.join([*own.matched, *own.unknown])}".strip() if names_scope else subject
@@ -130,6 +145,13 @@ def follow_up(
     if tokens & REFERRING or elliptical:
         return FollowUp(_bounded(f"{question.strip()} {subject}"), scope, inherited, uses_previous=True)
     return FollowUp(question, scope, inherited, uses_previous=False)
+
+
+def offered_picked(own: ScopeResolution, previous: PriorTurn) -> tuple[str, ...]:
+    """The generations the previous turn offered that a reply's names pick: those it names, or,
+    when its names leave several ("Agent": every release of the agent), the offered ones of them."""
+    named = set(own.profiles) or set(own.candidates)
+    return tuple(p for p in previous.choices if p in named)
 
 
 def asks_its_own(question: str) -> bool:
@@ -179,7 +201,8 @@ def prior_turn(store, conversation_id: str, limits: ConversationLimits, now: dat
     if not turns:
         return None
     last = turns[-1]
-    return PriorTurn(asked_as=last["asked_as"], generations=tuple(last["generations"]))
+    return PriorTurn(asked_as=last["asked_as"], generations=tuple(last["generations"]),
+                     choices=tuple(last.get("choices") or ()))
 
 
 @dataclass(frozen=True)
@@ -228,10 +251,12 @@ def answer_turn(
     """Ask `question` as the next turn of `opened` and store the turn.
 
     `ask(question, generation)` returns an object with `.answer` (an answer object, model or dict)
-    and `.log_id` (its question-log row, or None). `profiles` need `.name` and `.labels`.
+    and `.log_id` (its question-log row, or None); a reply matching several offered choices calls
+    `ask(question, None, among=choices)`. `profiles` need `.name` and `.labels`.
     """
     follow = follow_up(question, opened.previous, profiles, generation)
-    result = ask(follow.question, follow.generation)
+    result = ask(follow.question, follow.generation, among=follow.among) if follow.among else ask(
+        follow.question, follow.generation)
     answer = result.answer if isinstance(result.answer, dict) else result.answer.model_dump(mode="json")
     resolved = resolve_scope(follow.question, profiles, follow.generation).profiles
     if opened.new:
@@ -247,6 +272,7 @@ def answer_turn(
             "generations": list(resolved),
             "outcome": answer["outcome"],
             "scope": answer["scope"],
+            "choices": [c["generation"] for c in answer.get("choices") or ()],
         }
     )
     return Turn(conversation_id=opened.conversation_id, answer_id=answer_id, turn=number, follow=follow, result=result)

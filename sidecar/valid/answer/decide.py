@@ -184,13 +184,19 @@ class AnswerEngine:
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
-    def ask(self, question: str, generation: str | None = None, progress: Progress | None = None) -> AskResult:
+    def ask(self, question: str, generation: str | None = None, progress: Progress | None = None,
+            among: Sequence[str] | None = None) -> AskResult:
         """`progress(stage, data)`, if given, hears each stage as it starts (scope, retrieved,
-        generating, checking); its data never holds answer text."""
+        generating, checking); its data never holds answer text. `among`: when the question names
+        no generation, only these are searched and offered (a conversation's reply that matched
+        several of the generations offered before)."""
         started = time.perf_counter()
         stages: dict[str, float] = {}
         progress = progress or _silent
         resolution = self.resolve_scope(question, generation, stages)
+        if among and not resolution.profiles:
+            pool = [p for p in (resolution.candidates or among) if p in among] or list(among)
+            resolution = resolution.model_copy(update={"candidates": sorted(pool, key=self._order.__getitem__)})
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
         searched = self.abbreviations.expand(with_default_said(question))
         progress("scope", {"scope": list(resolution.profiles), "matched": list(resolution.matched)})

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Iterator
 from valid.questionlog.sqlite import (
     QUESTION_NAMES,
     SCHEMA_VERSION,
+    TURN_CHOICES,
     QuestionLogError,
     _COLUMNS,
     _dumps,
@@ -55,6 +56,7 @@ _SCHEMA = [
         turn INTEGER NOT NULL, question_id BIGINT, asked_at TEXT NOT NULL, question TEXT NOT NULL,
         asked_as TEXT NOT NULL, generations TEXT NOT NULL, outcome TEXT NOT NULL, scope TEXT NOT NULL,
         UNIQUE (conversation_id, turn))""",
+    f"ALTER TABLE turns ADD COLUMN IF NOT EXISTS {TURN_CHOICES}",
     "CREATE INDEX IF NOT EXISTS turns_question ON turns (question_id)",
     """CREATE TABLE IF NOT EXISTS feedback (
         answer_id TEXT PRIMARY KEY REFERENCES turns(answer_id), rated_at TEXT NOT NULL,
@@ -201,10 +203,10 @@ class PostgresStore:
             ).fetchone()[0] + 1
             db.execute(
                 "INSERT INTO turns (answer_id, conversation_id, turn, question_id, asked_at, question, asked_as,"
-                " generations, outcome, scope) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " generations, outcome, scope, choices) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (turn["answer_id"], turn["conversation_id"], number, turn.get("question_id"), stamp,
                  turn["question"], turn["asked_as"], _dumps(turn["generations"]), turn["outcome"],
-                 _dumps(turn["scope"])),
+                 _dumps(turn["scope"]), _dumps(turn.get("choices", []))),
             )
             db.execute(
                 "UPDATE conversations SET turns = %s, updated_at = %s WHERE id = %s",

@@ -35,7 +35,7 @@ _SCHEMA_2 = [
         answer_id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL REFERENCES conversations(id),
         turn INTEGER NOT NULL, question_id INTEGER, asked_at TEXT NOT NULL, question TEXT NOT NULL,
         asked_as TEXT NOT NULL, generations TEXT NOT NULL, outcome TEXT NOT NULL, scope TEXT NOT NULL,
-        UNIQUE (conversation_id, turn))""",
+        choices TEXT NOT NULL DEFAULT '[]', UNIQUE (conversation_id, turn))""",
     "CREATE INDEX IF NOT EXISTS turns_question ON turns (question_id)",
     """CREATE TABLE IF NOT EXISTS feedback (
         answer_id TEXT PRIMARY KEY REFERENCES turns(answer_id), rated_at TEXT NOT NULL,
@@ -128,9 +128,15 @@ def decode_row(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+# A column added to `turns` after schema 2 shipped, with a default, so logs of either age open in
+# either VALID: the generations an ask turn offered (what a reply to it picks from).
+TURN_CHOICES = "choices TEXT NOT NULL DEFAULT '[]'"
+
+
 def decode_turn(turn: dict[str, Any]) -> dict[str, Any]:
     turn["generations"] = json.loads(turn["generations"])
     turn["scope"] = json.loads(turn["scope"])
+    turn["choices"] = json.loads(turn.get("choices") or "[]")
     return turn
 
 
@@ -176,6 +182,8 @@ class QuestionLog:
             self._db.execute(f"CREATE TABLE IF NOT EXISTS questions (id INTEGER PRIMARY KEY, {columns})")
             for statement in _SCHEMA_2:
                 self._db.execute(statement)
+            if "choices" not in {row[1] for row in self._db.execute("PRAGMA table_info(turns)")}:
+                self._db.execute(f"ALTER TABLE turns ADD COLUMN {TURN_CHOICES}")
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def log_question(self, row: dict[str, Any]) -> int:
@@ -218,7 +226,7 @@ class QuestionLog:
 
     def add_turn(self, turn: dict[str, Any]) -> int:
         """Append a turn ({answer_id, conversation_id, question_id, question, asked_as, generations,
-        outcome, scope}); returns its number (1, 2, ...). Raises when another turn took the number."""
+        outcome, scope, choices?}); returns its number (1, 2, ...). Raises when another turn took the number."""
         stamp = now_iso()
         with self._lock, self._db:
             number = self._db.execute(
@@ -226,10 +234,10 @@ class QuestionLog:
             ).fetchone()[0] + 1
             self._db.execute(
                 "INSERT INTO turns (answer_id, conversation_id, turn, question_id, asked_at, question, asked_as,"
-                " generations, outcome, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " generations, outcome, scope, choices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (turn["answer_id"], turn["conversation_id"], number, turn.get("question_id"), stamp,
                  turn["question"], turn["asked_as"], _dumps(turn["generations"]), turn["outcome"],
-                 _dumps(turn["scope"])),
+                 _dumps(turn["scope"]), _dumps(turn.get("choices", []))),
             )
             self._db.execute(
                 "UPDATE conversations SET turns = ?, updated_at = ? WHERE id = ?",

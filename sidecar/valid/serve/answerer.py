@@ -63,8 +63,9 @@ class Answerer(Protocol):
 
     def generations(self) -> list[Generation]: ...
 
-    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None) -> Answered:
-        """`progress(stage, data)`, when given, hears each stage as it starts (no answer text)."""
+    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None, among=None) -> Answered:
+        """`progress(stage, data)`, when given, hears each stage as it starts (no answer text).
+        `among`: with no generation named, choose among these only (AnswerEngine.ask)."""
         ...
 
     def source(self, path: str) -> list[SourceChunk] | None:

@@ -51,7 +51,7 @@ class TurnRunner:
             cutoff = datetime.now(timezone.utc) - timedelta(seconds=self.limits.max_age_s)
             self.store.forget_conversations(cutoff.isoformat(timespec="milliseconds"))
 
-        def ask(q, g):
-            return answerer.ask(q, g, progress=progress) if progress is not None else answerer.ask(q, g)
+        def ask(q, g, **among):
+            return answerer.ask(q, g, **among, **({"progress": progress} if progress is not None else {}))
 
         return answer_turn(self.store, ask, answerer.generations(), question, generation, opened, answer_id)

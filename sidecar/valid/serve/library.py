@@ -124,9 +124,9 @@ class LibraryAnswerer:
             self._local.engine = engine
         return engine
 
-    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None) -> Answered:
+    def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None, among=None) -> Answered:
         try:
-            result = self._engine().ask(question, generation, progress=progress)
+            result = self._engine().ask(question, generation, progress=progress, among=among)
         except UnknownGenerationError as err:
             raise UnknownGeneration(str(err)) from None
         return Answered(
