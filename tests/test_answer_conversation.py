@@ -118,6 +118,12 @@ def test_a_reply_that_picks_by_version_alone_answers_for_the_offered_choice_with
         "the daemon has a 2.0.0 too, but it was not offered")
 
 
+def test_a_reply_naming_no_offered_choice_is_not_read_as_a_pick():
+    for reply in ["Widget Daemon 1.0.0", "Daemon 9.0.0"]:  # one not offered; a version none has
+        asked = follow_up(reply, ASKED, RELEASES)
+        assert asked.generation is None and asked.among is None
+
+
 def test_a_reply_that_matches_several_offered_choices_asks_again_among_those_only():
     offered = PriorTurn(asked_as="How do I sign in?", generations=(), choices=tuple(p.name for p in RELEASES))
     for reply, among in [("2.0.0", ("app-2.0.0", "daemon-2.0.0")), ("the App", ("app-1.0.0", "app-2.0.0"))]:

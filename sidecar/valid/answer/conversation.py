@@ -150,6 +150,8 @@ def follow_up(
 def offered_picked(own: ScopeResolution, previous: PriorTurn) -> tuple[str, ...]:
     """The generations the previous turn offered that a reply's names pick: those it names, or,
     when its names leave several ("Agent": every release of the agent), the offered ones of them."""
+    if own.unknown:
+        return ()  # it also names a generation the scheme lacks: refused as such, not read as a pick
     named = set(own.profiles) or set(own.candidates)
     return tuple(p for p in previous.choices if p in named)
 
