@@ -40,8 +40,9 @@ def test_json_prints_the_answer_object_with_exactly_the_issue_keys(state):
     assert obj["refusal"] is None and obj["answers"] == []
     assert list(obj["run"]) == ["generator", "model", "calls", "tokens_in", "tokens_out", "cost_usd", "latency_ms"]
     answered = json.loads(ask("How many chips?", "--state", state, "--json", "--generation", "tpu7x").output)
-    assert list(answered["answers"][0]) == ["generation", "answer", "steps"]
-    assert list(answered["answers"][0]["steps"][0]) == ["text", "cite"]
+    # Added fields (issue 27): the generations an answer is for, the cited title path and published pages.
+    assert list(answered["answers"][0]) == ["generation", "generations", "answer", "steps"]
+    assert list(answered["answers"][0]["steps"][0]) == ["text", "cite", "title_path", "pages"]
 
 
 def test_a_comparison_prints_one_column_per_generation_with_each_cells_citation(state):

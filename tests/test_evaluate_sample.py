@@ -74,7 +74,7 @@ def test_each_two_generation_question_gets_one_answer_or_one_column_per_generati
             assert obj["comparison"]["generations"] == obj["scope"]
             continue
         assert obj["outcome"] == "answer"
-        assert sorted(a["generation"] for a in obj["answers"]) == sorted(obj["scope"])
+        assert sorted(g for a in obj["answers"] for g in a["generations"]) == sorted(obj["scope"])
 
 
 def test_out_of_domain_questions_are_refused(evaluated):

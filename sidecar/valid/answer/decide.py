@@ -33,8 +33,10 @@ from valid.contracts import ProfileInfo
 
 from valid.answer.answerable import Answerability, assess
 from valid.answer.check import OwnedLookup, check_answer
+from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
 from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.extract import answering_chunk, states_an_answer
+from valid.answer.fold import fold_answers
 from valid.answer.generate import Generator
 from valid.questionlog.store import QuestionStore
 from valid.answer.models import (
@@ -163,6 +165,7 @@ class AnswerEngine:
         profiles: Sequence[ProfileInfo] | None = None,
         max_revisions: int = MAX_REVISIONS,
         vocabulary: Vocabulary | None = None,
+        published: PublishedPages | None = None,
     ):
         self.release = release
         self.embedder = embedder
@@ -172,6 +175,7 @@ class AnswerEngine:
         self.log = log
         self.max_revisions = max_revisions
         self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
+        self.published = published  # where the team publishes each build: citations link there
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
@@ -322,7 +326,7 @@ class AnswerEngine:
         run.attempts["*"] = result
         if result.answered:
             run.outcome = "answer"
-            run.answers = [result.answered.model_copy(update={"generation": p}) for p in run.scope]
+            run.answers = [result.answered.model_copy(update={"generation": p, "generations": [p]}) for p in run.scope]
             run.not_used = "Generation-specific content: only content shared by every generation answers this."
         else:
             run.outcome = "refuse"
@@ -435,7 +439,8 @@ class AnswerEngine:
             outcome=run.outcome,
             scope=run.scope,
             matched=list(run.resolution.matched),
-            answers=run.answers,
+            # Builds whose answers agree are shown once, naming them all (valid.answer.fold).
+            answers=with_pages(fold_answers(run.answers), self.published),
             choices=run.choices,
             refusal=run.refusal,
             not_used=run.not_used,
@@ -493,10 +498,11 @@ class AnswerEngine:
                 return attempts
             report = self.check(draft, request, attempts, attempt, stages, progress)
             if report.passed:
+                crumbs = crumbs_by_chunk(request.chunks)
                 attempts.answered = GenerationAnswer(
                     generation=scope[0],
                     answer=draft.answer,
-                    steps=[Step(text=s.text, cite=s.cite) for s in draft.steps],
+                    steps=[Step(text=s.text, cite=s.cite, title_path=crumbs.get(s.cite, [])) for s in draft.steps],
                 )
                 return attempts
             request = request.model_copy(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 Outcome = Literal["answer", "ask", "refuse", "compare"]
 
@@ -24,12 +24,34 @@ class _Model(BaseModel):
 class Step(_Model):
     text: str
     cite: str = Field(description="The chunk id this step is taken from (never an alias).")
+    title_path: list[str] = Field(
+        default_factory=list,
+        description="The cited topic's title path, as readers see it: enclosing topic titles, then the cited "
+        "part's own title (the map title left out). What a citation shows instead of the chunk id.",
+    )
+    pages: dict[str, str] = Field(
+        default_factory=dict,
+        description="Where the cited text is published, per build (profile name -> URL), from the service's "
+        "`published_url`; empty when none is set (then the citation links to the source view).",
+    )
 
 
 class GenerationAnswer(_Model):
-    generation: str = Field(description="The profile this answer is for.")
+    generation: str = Field(description="The profile this answer is for (the first of `generations`).")
+    generations: list[str] = Field(
+        default_factory=list,
+        description="Every profile this answer is for, in profile order: several when their in-scope answers "
+        "are the same text from the same sources, shown once. Clients that read `generation` alone see the first.",
+    )
     answer: str
     steps: list[Step]
+
+    @model_validator(mode="after")
+    def _for_its_own_generation(self):
+        # An answer written for one generation (or read from a log older than the field) is for that one.
+        if not self.generations:
+            self.generations = [self.generation]
+        return self
 
 
 class Choice(_Model):

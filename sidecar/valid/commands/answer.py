@@ -10,6 +10,7 @@ import click
 from valid.answer.wiring import GENERATORS, make_generator, open_engine
 from valid.answer.compare_render import render_comparison
 from valid.answer.models import AnswerObject
+from valid.wording import join_names
 
 
 @click.command("ask")
@@ -87,20 +88,13 @@ def render(answer: AnswerObject, labels: dict[str, str]) -> str:
     if answer.comparison is not None:
         out.append(render_comparison(answer.comparison, labels))
         out.append("")
-    groups: list[tuple[list[str], object]] = []
-    for item in answer.answers:  # identical answers (shared content) are shown once
-        for names, same in groups:
-            if same.answer == item.answer and same.steps == item.steps:
-                names.append(item.generation)
-                break
-        else:
-            groups.append(([item.generation], item))
-    for names, item in groups:
-        out.append(f"For {', '.join(labels.get(n, n) for n in names)}:")
+    for item in answer.answers:  # builds that agree are one answer naming them all (valid.answer.fold)
+        out.append(f"For {join_names([labels.get(n, n) for n in item.generations])}:")
         out.append(textwrap.fill(item.answer, width=100, initial_indent="  ", subsequent_indent="  "))
         for number, step in enumerate(item.steps, start=1):
             out.append(_indent(step.text, f"  {number}. "))
-            out.append(f"     [{step.cite}]")
+            where = " › ".join(step.title_path)
+            out.append(f"     [{step.cite}] {where}".rstrip())
         out.append("")
     if answer.refusal is not None:
         out.append(f"Refused: {answer.refusal.reason}")

@@ -329,7 +329,7 @@ def _summary(answer) -> str:
         return f"refuses: {answer.refusal.reason}" if answer.refusal else "refuses"
     lines = []
     for item in answer.answers:
-        lines.append(f"[{item.generation}] {item.answer}")
+        lines.append(f"[{', '.join(item.generations)}] {item.answer}")
         lines.extend(f"    - {step.text.splitlines()[0]}  ({step.cite})" for step in item.steps)
     return "\n".join(lines)
 

@@ -114,7 +114,8 @@ def _citations(answers, expect_scope, chunk_scopes, chunk_texts, grounded) -> tu
     reasons: list[str] = []
     citations = in_scope = steps = steps_grounded = 0
     for answer in answers:
-        targets = {answer["generation"]} if answer.get("generation") else set(expect_scope)
+        named = answered_for(answer)
+        targets = set(named) or set(expect_scope)
         for step in answer.get("steps") or []:
             cite = step.get("cite")
             steps += 1
@@ -122,7 +123,8 @@ def _citations(answers, expect_scope, chunk_scopes, chunk_texts, grounded) -> tu
                 continue
             citations += 1
             scope = chunk_scopes.get(cite, set())
-            if not targets or targets & scope:
+            # An answer shown for several generations must cite what each of them keeps.
+            if not targets or (targets <= scope if named else targets & scope):
                 in_scope += 1
             else:
                 reasons.append(f"citation {cite} is not in scope for {sorted(targets)}")
@@ -186,17 +188,25 @@ def _other_generation_reasons(answers, everything, expect) -> list[str]:
     ]
     if expect.scope:
         for answer in answers:
-            generation = answer.get("generation")
-            if generation and generation not in expect.scope:
-                reasons.append(f"answered for {generation}, which the question did not ask about")
+            for generation in answered_for(answer):
+                if generation not in expect.scope:
+                    reasons.append(f"answered for {generation}, which the question did not ask about")
     return reasons
+
+
+def answered_for(answer: Mapping[str, Any]) -> list[str]:
+    """The generations one answer is shown for: `generations` (one answer for builds that agree,
+    valid.answer.fold), else its `generation`, else none (the unfiltered baseline)."""
+    if answer.get("generations"):
+        return list(answer["generations"])
+    return [answer["generation"]] if answer.get("generation") else []
 
 
 def _missing_values(answers, everything, expect) -> list[str]:
     """Each expected generation's required values its own answer does not mention (all answers, when none names one)."""
     reasons = []
     for profile, required in expect.values.items():
-        own = [a for a in answers if a.get("generation") == profile]
+        own = [a for a in answers if profile in answered_for(a)]
         text = "\n".join(_answer_texts(a) for a in own) if own else (everything if not any(a.get("generation") for a in answers) else "")
         if not own and any(a.get("generation") for a in answers):
             reasons.append(f"no answer for {profile}")
