@@ -211,7 +211,9 @@ def test_source_page_escapes_text(api, sample):
 def test_ask_page_and_its_assets_are_served_with_a_strict_policy(api):
     page = api.get("/")
     assert page.status_code == 200
-    assert '<label for="question">' in page.text and '<label for="generation">' in page.text
+    assert '<label for="question"' in page.text and '<label for="generation"' in page.text
+    # In the sample's words (valid.wording): the map's title, and no placeholder left unfilled.
+    assert "Ask the Cloud TPU documentation" in page.text and "{{" not in page.text
     policy = page.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "default-src 'none'" in policy
     assert page.headers["x-content-type-options"] == "nosniff"

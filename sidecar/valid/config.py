@@ -86,6 +86,15 @@ class ServeSection(_Section):
     header_timeout_s: float | None = None
     body_timeout_s: float | None = None
     max_gap_issues: int | None = None
+    # What readers see (docs/serve.md#the-doc-sets-own-words): default from the map's title and the
+    # profiling attribute.
+    title: str | None = None
+    tagline: str | None = None
+    noun: str | None = None
+    noun_plural: str | None = None
+    # Where the team publishes each build: a template over {build}, {path}, {topic}, {element},
+    # {fragment} (valid.answer.citations); citations link there instead of the source view.
+    published_url: str | None = None
     # The admin token is a secret: VALID_ADMIN_TOKEN, never this file.
 
 

@@ -55,6 +55,7 @@ ENGLISH: Mapping[str, str] = {
     "ask_button": "Ask",
     "new_conversation": "New conversation",
     "thread_heading": "Earlier in this conversation",
+    "you_asked": "You asked: ",
     "answer_region": "Answer",
     "connecting": "Connecting…",
     "unavailable": "Service unavailable.",
@@ -92,7 +93,7 @@ ENGLISH: Mapping[str, str] = {
     "source_for": "Source for {name}: {where}",
     "also_published": "Also published for: ",
     "details": "About this answer",
-    "run_release": "Release {release}",
+    "run_release": "Index release {release}",
     "run_calls_one": "{n} model call",
     "run_calls_many": "{n} model calls",
     "run_ms": "{ms} ms",
@@ -212,6 +213,11 @@ def wording_for(facts: DocSetFacts, settings: WordingSettings | None = None) -> 
     texts["title"] = settings.title or texts[title_key(docset, catalogue)]
     texts["tagline"] = settings.tagline or texts["tagline"]
     return texts
+
+
+def fill(template: str, **values: str) -> str:
+    """A template with an answer's values put in (as text: the caller escapes for HTML)."""
+    return string.Formatter().vformat(template, (), _Keep(values))
 
 
 def placeholders(template: str) -> set[str]:

@@ -61,12 +61,22 @@ _DEFAULTS = Limits()
 @click.option("--no-log", is_flag=True, help="Keep question text out of every store (no question log, no gap issues).")
 @click.option("--max-gap-issues", type=click.IntRange(0), default=1000, show_default=True,
               help="Gap issues opened from questions, kept at most; later ones are dropped and counted.")
+@click.option("--title", default=None, help="The ask page's heading (default: from the map's title).")
+@click.option("--tagline", default=None, help="The line under the heading (default: from the map's title).")
+@click.option("--noun", default=None, metavar="WORD",
+              help="What readers call one build: version, platform, product, edition, release ... "
+                   "(default: from the profiling attribute).")
+@click.option("--noun-plural", default=None, metavar="WORD", help="Its plural (default: the noun with an s).")
+@click.option("--published-url", default=None, metavar="TEMPLATE",
+              help="Where each build is published, e.g. https://docs.example.com/{build}/{path}#{fragment}: "
+                   "citations link there instead of the source view (docs/serve.md#citation-links).")
 @click.option("--openapi", "openapi_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the OpenAPI schema to this file and exit (docs/openapi.json).")
 def serve(host, port, state, chroma_url, generator, gemini_model, question_log, log_url, issues_dir, cors_origins,
           embed_origins, max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
           request_timeout_s, max_header_bytes, max_headers, header_timeout_s, body_timeout_s, forwarded_allow_ips,
-          admin_token, no_log, max_gap_issues, openapi_out):  # fmt: skip
+          admin_token, no_log, max_gap_issues, title, tagline, noun, noun_plural, published_url,
+          openapi_out):  # fmt: skip
     """Serve `POST /v1/ask` and the ask page on the active release.
 
     Ready (GET /healthz) once the active release is opened and verified. Each request is answered
@@ -90,6 +100,9 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         body_timeout_s=body_timeout_s,
     )
     from valid.serve.admin import is_loopback
+    from valid.wording import WordingSettings
+
+    published = _published(published_url)
 
     config = ServeConfig(
         limits=limits,
@@ -99,6 +112,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         admin_open=is_loopback(host),
         embed_origins=tuple(embed_origins),
         freeze_after_load=True,
+        wording=WordingSettings(title=title, tagline=tagline, noun=noun, noun_plural=noun_plural),
     )
     if openapi_out is not None:
         app = create_app(_NoReleases(), config)
@@ -116,7 +130,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         raise click.UsageError("--question-log and --log-url name two stores; give one")
     settings = EngineSettings(
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
-        log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues,
+        log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues, published=published,
     )
     from valid.serve.startup import open_active_or_fail
 
@@ -130,6 +144,20 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     # The edge protocol bounds headers and read times; proxy headers are applied by the app, for
     # --forwarded-allow-ips only, so a client cannot pick the address its rate limit keys on.
     uvicorn.run(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=5, **uvicorn_options(limits))
+
+
+def _published(template: str | None):
+    """The published_url template, checked before anything starts (one line when it is wrong)."""
+    if not template:
+        return None
+    from pydantic import ValidationError
+
+    from valid.answer.citations import PublishedPages
+
+    try:
+        return PublishedPages(template=template)
+    except ValidationError as err:
+        raise click.BadParameter(err.errors()[0]["msg"].removeprefix("Value error, "), param_hint="--published-url") from None
 
 
 def _origins(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from valid.wording import DocSetFacts
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -62,6 +64,10 @@ class Answerer(Protocol):
     def release(self) -> str: ...
 
     def generations(self) -> list[Generation]: ...
+
+    def docset(self) -> DocSetFacts:
+        """The map's title, the profiling attribute and the builds' names: the page's words."""
+        ...
 
     def ask(self, question: str, generation: str | tuple[str, ...] | None, progress=None, among=None) -> Answered:
         """`progress(stage, data)`, when given, hears each stage as it starts (no answer text).

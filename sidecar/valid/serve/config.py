@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from valid.answer.conversation import ConversationLimits
 from valid.serve.limits import Limits
+from valid.wording import WordingSettings
 
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?$")
 
@@ -41,6 +42,9 @@ class ServeConfig(BaseModel):
     conversations: ConversationLimits = Field(default_factory=ConversationLimits)
     embed_origins: tuple[str, ...] = Field(
         default=(), description="Origins that may show the ask page in a frame (CSP frame-ancestors); empty: none."
+    )
+    wording: WordingSettings = Field(
+        default_factory=WordingSettings, description="The team's title, tagline and noun instead of the derived ones."
     )
 
     @field_validator("embed_origins")

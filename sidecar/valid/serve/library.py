@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from valid.answer.citations import PublishedPages
 from valid.answer.wiring import embedder_for, owned_table
 from valid.questionlog.store import open_gap_issues, open_question_store
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
+from valid.wording import DocSetFacts
 from valid.serve.sources import split_chunk_id
 
 log = logging.getLogger("valid.serve")
@@ -41,6 +44,7 @@ class EngineSettings:
     log_url: str | None = None  # postgresql://…: questions, conversations, feedback and gap issues there
     log_questions: bool = True  # False (--no-log): no question log and no gap issues (both hold the question)
     max_gap_issues: int = 1000  # gap issues opened from questions, kept at most
+    published: PublishedPages | None = None  # where the team publishes each build: citations link there
 
     def generator_options(self) -> dict:
         if self.generator != "gemini":
@@ -61,6 +65,17 @@ def _generations(release) -> list[Generation]:
     ]
 
 
+def _docset(release, chunks, generations: list[Generation]) -> DocSetFacts:
+    """The map's title is the first breadcrumb of every chunk (the export's contract); the most
+    common one, should a chunk lack it."""
+    firsts = Counter(c.breadcrumbs[0] for c in chunks if c.breadcrumbs)
+    return DocSetFacts(
+        title=firsts.most_common(1)[0][0] if firsts else "",
+        attribute=release.header.attribute,
+        names=[list(g.labels) or [g.label] for g in generations],
+    )
+
+
 class LibraryAnswerer:
     """One open, verified release and per-thread answer engines over it."""
 
@@ -74,6 +89,7 @@ class LibraryAnswerer:
         chunks = release.get_chunks(release.all_chunk_ids())
         self._owned = owned_table(release, chunks)
         self._vocabulary = read_vocabulary(chunks)
+        self._docset = _docset(release, chunks, self._generations)
         # The source's shared log when given (one connection: no two writers wait on each other).
         self._own_log = question_log is None
         self._log = question_log
@@ -89,6 +105,9 @@ class LibraryAnswerer:
 
     def generations(self) -> list[Generation]:
         return self._generations
+
+    def docset(self) -> DocSetFacts:
+        return self._docset
 
     def verify(self) -> None:
         """Run every generation's search once through both channels, and the embedder once."""
@@ -120,6 +139,7 @@ class LibraryAnswerer:
                 release_id=self._release.id,
                 profiles=self._release.header.profiles,
                 vocabulary=self._vocabulary,
+                published=s.published,
             )
             self._local.engine = engine
         return engine

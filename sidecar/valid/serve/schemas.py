@@ -102,6 +102,12 @@ class ReleaseInfo(_Model):
     release: str = Field(description="The release this service answers from now.")
     loaded_at: str = Field(description="When this service opened and verified it (UTC, ISO 8601).")
     generations: list[GenerationInfo]
+    wording: dict[str, str] = Field(
+        default_factory=dict,
+        description="Every string the ask page shows, in the doc set's own words (valid.wording): the title and "
+        "tagline from the map's title, the noun for a build, the hint and examples from the builds' names. "
+        "Placeholders such as {names} are the page's to fill.",
+    )
 
 
 class Health(_Model):

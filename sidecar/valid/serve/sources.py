@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from html import escape
 
+from valid.answer.citations import title_path
 from valid.serve.answerer import Generation, SourceChunk
+from valid.wording import DocSetFacts, fill, join_names, wording_for
 from valid.serve.schemas import SourceChunkView, SourceView
 
 
@@ -51,9 +53,11 @@ def _label(name: str, generations: list[Generation]) -> str:
     return name
 
 
-def render_source_page(view: SourceView, generations: list[Generation]) -> str:
-    """The HTML page for one source file. Every piece of content is escaped."""
+def render_source_page(view: SourceView, generations: list[Generation], words: dict[str, str] | None = None) -> str:
+    """The HTML page for one source file, in the doc set's words (valid.wording). Every piece of
+    content is escaped; the file name and the release id are in a details element, out of the way."""
     e = escape
+    w = words or wording_for(DocSetFacts())
     topic_title = view.path
     if view.chunks and len(view.chunks[0].breadcrumbs) >= 2:
         topic_title = view.chunks[0].breadcrumbs[-2]
@@ -61,28 +65,31 @@ def render_source_page(view: SourceView, generations: list[Generation]) -> str:
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(topic_title)} · source · VALID</title>",
+        f"<title>{e(fill(w['source_title'], title=topic_title))}</title>",
         '<link rel="stylesheet" href="/static/app.css">',
         '</head><body class="source-page">',
-        '<a class="skip" href="#main">Skip to content</a>',
-        '<header><p><a href="/">← Ask another question</a></p>',
+        f'<a class="skip" href="#main">{e(w["skip"])}</a>',
+        f'<header><p><a href="/">{e(w["source_back"])}</a></p>',
         f"<h1>{e(topic_title)}</h1>",
-        f'<p class="where">Source file <code>{e(view.path)}</code> · release <code>{e(view.release)}</code></p>',
+        f'<details class="where"><summary>{e(w["details"])}</summary>{e(w["source_file"])} <code>{e(view.path)}</code>'
+        f' · {e(fill(w["run_release"], release=""))}<code>{e(view.release)}</code></details>',
     ]
     if view.generation is not None:
-        note = f"Showing the parts of this topic for {e(_label(view.generation, generations))}."
+        note = fill(w["source_showing"], name=_label(view.generation, generations))
         if view.hidden:
-            note += f" {view.hidden} part{'s' if view.hidden != 1 else ''} for other generations not shown."
-        parts.append(f'<p class="scope-note">{note}</p>')
+            hidden = w["source_hidden_one"] if view.hidden == 1 else w["source_hidden_many"]
+            note += " " + fill(hidden, n=str(view.hidden))
+        parts.append(f'<p class="scope-note">{e(note)}</p>')
     parts.append('</header><main id="main">')
     if not view.chunks:
-        parts.append("<p>Nothing in this source is in scope for that generation.</p>")
+        parts.append(f"<p>{e(w['source_none'])}</p>")
     for chunk in view.chunks:
-        scope = ", ".join(_label(p, generations) for p in chunk.scope)
+        scope = fill(w["source_for"], names=join_names([_label(p, generations) for p in chunk.scope], w))
+        where = " › ".join(title_path(chunk.breadcrumbs))
         parts += [
             f'<section class="chunk" id="{e(chunk.anchor)}" tabindex="-1" aria-labelledby="h-{e(chunk.anchor)}">',
             f'<h2 id="h-{e(chunk.anchor)}">{e(chunk.title)}</h2>',
-            f'<p class="where">{e(" › ".join(chunk.breadcrumbs))} · line {chunk.line} · for {e(scope)}</p>',
+            f'<p class="where">{e(where)} · {e(fill(w["source_line"], line=str(chunk.line)))} · {e(scope)}</p>',
             f'<div class="chunk-text">{e(chunk.text)}</div>',
             "</section>",
         ]

@@ -20,6 +20,7 @@ from valid.serve.routes.common import leased, resolve_generation
 from valid.serve.schemas import GenerationInfo, ReleaseInfo, SourceView
 from valid.serve.service import service_of
 from valid.serve.sources import render_source_page, source_view
+from valid.wording import wording_for
 
 router = APIRouter()
 
@@ -33,11 +34,13 @@ generation_query = Query(default=None, max_length=64, description="Show only the
     summary="The release being served and its generations.",
 )
 def active_release(request: Request, lease: Lease = Depends(leased)) -> ReleaseInfo:
-    loaded_at = service_of(request).holder.status().loaded_at or time.time()
+    service = service_of(request)
+    loaded_at = service.holder.status().loaded_at or time.time()
     return ReleaseInfo(
         release=lease.release,
         loaded_at=datetime.fromtimestamp(loaded_at, timezone.utc).isoformat(timespec="seconds"),
         generations=_generation_infos(lease.answerer.generations()),
+        wording=wording_for(lease.answerer.docset(), service.config.wording),
     )
 
 
@@ -57,9 +60,12 @@ def source_json(path: str, generation: str | None = generation_query, lease: Lea
     responses={**responses(404, 422, 500, 503, html=True), 200: {"description": "The page."}},
     summary="A source file as an HTML page: the target of citation links.",
 )
-def source_page(path: str, generation: str | None = generation_query, lease: Lease = Depends(leased)) -> HTMLResponse:
+def source_page(
+    request: Request, path: str, generation: str | None = generation_query, lease: Lease = Depends(leased)
+) -> HTMLResponse:
     view = _source(lease, path, generation)
-    return HTMLResponse(render_source_page(view, lease.answerer.generations()))
+    words = wording_for(lease.answerer.docset(), service_of(request).config.wording)
+    return HTMLResponse(render_source_page(view, lease.answerer.generations(), words))
 
 
 def _source(lease: Lease, path: str, generation: str | None) -> SourceView:

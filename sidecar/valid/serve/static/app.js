@@ -1,21 +1,31 @@
 // The ask page: plain DOM, no framework. Every server string goes in with textContent, never as HTML.
+// Every word the page shows comes from the service (valid.wording, in the doc set's own words):
+// W holds them once /v1/releases/active has answered; until then the HTML's own words stand.
 "use strict";
 
 const state = { generations: [], release: null, conversation: null, answerId: null, asked: null };
-
-// Stage events of POST /v1/ask (text/event-stream), as the status line says them.
-const STAGES = {
-  scope: "Reading which generation you mean…",
-  retrieved: "Found the documentation for it…",
-  generating: "Writing the answer…",
-  checking: "Checking every step against the documentation…",
-};
-const REASONS = [
-  ["inaccurate", "Inaccurate"], ["wrong_version", "Wrong version"], ["irrelevant_sources", "Irrelevant sources"],
-  ["missing_content", "Missing content"], ["unclear", "Unclear"], ["other", "Other"],
-];
+const W = {};
+const STAGES = ["scope", "retrieved", "generating", "checking"];  // progress events, as the status line says them
+const REASONS = ["inaccurate", "wrong_version", "irrelevant_sources", "missing_content", "unclear", "other"];
 
 const $ = (id) => document.getElementById(id);
+
+// A string of the catalogue with an answer's values put in ({names}, {n} ...), as text.
+function t(key, values) {
+  const template = W[key] !== undefined ? W[key] : key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+}
+
+const youAsked = (question) => [el("span", { class: "you-label", text: t("you_asked") }), question];
+
+function applyWording(wording) {
+  Object.assign(W, wording);
+  for (const node of document.querySelectorAll("[data-w]")) {
+    if (W[node.dataset.w] !== undefined) node.textContent = W[node.dataset.w];
+  }
+  document.title = W.title || document.title;
+  $("result").setAttribute("aria-label", t("answer_region"));
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -39,7 +49,7 @@ function label(name) {
 function listOf(names) {
   const labels = names.map(label);
   if (labels.length <= 1) return labels.join("");
-  return labels.slice(0, -1).join(", ") + " and " + labels[labels.length - 1];
+  return labels.slice(0, -1).join(t("list_comma")) + t("list_and") + labels[labels.length - 1];
 }
 
 // A chunk id is <path>#<topic id>/<element>; its source page shows that path, scrolled to the element.
@@ -68,19 +78,22 @@ async function loadRelease() {
   const { response, body } = await getJSON("/v1/releases/active");
   if (!response.ok) {
     const wait = Number(response.headers.get("retry-after") || "1");
-    $("release").textContent = (body && body.error ? body.error.message : "Service unavailable") + " Retrying…";
+    $("release").textContent = t("retrying", { message: body && body.error ? body.error.message : t("unavailable") });
     setTimeout(loadRelease, Math.max(1, wait) * 1000);
     return;
   }
   state.release = body.release;
   state.generations = body.generations;
+  applyWording(body.wording || {});
   const select = $("generation");
   for (const g of body.generations) {
     if (!select.querySelector(`option[value="${CSS.escape(g.name)}"]`)) {
       select.append(el("option", { value: g.name, text: g.label }));
     }
   }
-  $("release").textContent = "Release " + body.release;
+  // The release id is for whoever reports a problem, not in the reader's way.
+  $("release").replaceChildren(el("details", { class: "about" }, el("summary", { text: t("details") }),
+    t("run_release", { release: "" }), el("code", { text: body.release })));
   applyPageGeneration();
   await restoreConversation();
   document.body.dataset.ready = "true";
@@ -96,10 +109,10 @@ function keepConversationInUrl(id) {
 }
 
 const TURN_TITLES = {
-  answer: (t) => "Answer for " + listOf(t.scope),
-  compare: (t) => "Comparison of " + listOf(t.scope),
-  ask: () => "Which generation do you mean?",
-  refuse: (t) => (t.scope.length ? "No answer for " + listOf(t.scope) : "No answer"),
+  answer: (turn) => t("answer_for", { names: listOf(turn.scope) }),
+  compare: (turn) => t("comparison_of", { names: listOf(turn.scope) }),
+  ask: () => t("ask_heading"),
+  refuse: (turn) => (turn.scope.length ? t("no_answer_for", { names: listOf(turn.scope) }) : t("no_answer")),
 };
 
 // After a reload: the turns so far come back as the thread (question and outcome; the answers
@@ -110,18 +123,18 @@ async function restoreConversation() {
   const { response, body } = await getJSON("/v1/conversations/" + encodeURIComponent(id));
   if (!response.ok || !body.turns.length) {
     keepConversationInUrl(null);
-    $("status").textContent = "That conversation is no longer available; your next question starts a new one.";
+    $("status").textContent = t("conversation_gone");
     return;
   }
-  for (const t of body.turns) {
-    $("thread").append(el("li", { class: "turn restored", "data-outcome": t.outcome, "data-answer-id": t.answer_id },
-      el("p", { class: "you", text: t.question }), el("h2", { class: "scope", text: TURN_TITLES[t.outcome](t) })));
+  for (const turn of body.turns) {
+    $("thread").append(el("li", { class: "turn restored", "data-outcome": turn.outcome, "data-answer-id": turn.answer_id },
+      el("p", { class: "you" }, ...youAsked(turn.question)), el("h2", { class: "scope", text: TURN_TITLES[turn.outcome](turn) })));
   }
   $("thread-section").hidden = false;
   $("new-conversation").hidden = false;
   if (body.ended) {
     keepConversationInUrl(null);
-    $("status").textContent = "That conversation has ended; your next question starts a new one.";
+    $("status").textContent = t("conversation_over");
   } else {
     state.conversation = body.conversation_id;
   }
@@ -136,40 +149,61 @@ function applyPageGeneration() {
   const note = $("page-scope");
   note.hidden = false;
   if (!g) {
-    note.textContent = `This documentation has no generation called “${wanted}”; choose one below.`;
+    note.textContent = t("page_scope_unknown", { name: wanted });
     return;
   }
   $("generation").value = g.name;
-  note.textContent = "Questions here are answered for " + g.label + ".";
+  note.textContent = t("page_scope", { name: g.label });
   document.body.dataset.pageGeneration = g.name;
 }
 
-function renderSteps(answer, generation) {
+// The generations one answer is shown for (several when their builds agree), oldest servers: one.
+const generationsOf = (answer) => (answer.generations && answer.generations.length ? answer.generations : [answer.generation]);
+
+// A citation reads as the cited topic's title path and goes to the page the team publishes for the
+// reader's build (the picked one, when the answer is for it), else to the source view.
+function citation(step, generations, index) {
+  const picked = $("generation").value;
+  const build = generations.includes(picked) ? picked : generations[0];
+  const pages = step.pages || {};
+  const where = (step.title_path || []).join(" › ") || step.cite;
+  const link = el("a", {
+    class: "cite", href: pages[build] || sourceHref(step.cite, build), "data-cite": step.cite,
+    "data-build": build, "aria-label": t("source_for_step", { n: index + 1, where }),
+  }, where);
+  const others = generations.filter((g) => g !== build && pages[g]);
+  if (!others.length) return [link];
+  const also = el("span", { class: "also" }, t("also_published"));
+  others.forEach((g, i) => also.append(i ? t("list_comma") : "",
+    el("a", { class: "published", href: pages[g], "data-build": g, text: label(g) })));
+  return [link, " ", also];
+}
+
+function renderSteps(answer) {
   const list = el("ol", { class: "steps" });
   answer.steps.forEach((step, i) => {
-    const link = el("a", {
-      class: "cite",
-      href: sourceHref(step.cite, generation),
-      "aria-label": `Source for step ${i + 1}: ${step.cite}`,
-    }, el("code", { text: step.cite }));
-    list.append(el("li", {}, el("span", { class: "step-text", text: step.text }), " ", link));
+    list.append(el("li", {}, el("span", { class: "step-text", text: step.text }), " ",
+      ...citation(step, generationsOf(answer), i)));
   });
   return list;
 }
 
 function renderAnswer(data, container) {
   const heading = el("h2", { id: "result-heading", tabindex: "-1", class: "scope",
-    text: "Answer for " + listOf(data.scope) });
+    text: t("answer_for", { names: listOf(data.scope) }) });
   container.append(heading);
   if (data.matched.length) {
-    container.append(el("p", { class: "matched", text: "Scope from your words: " + data.matched.join(", ") }));
+    container.append(el("p", { class: "matched", text: t("matched", { words: data.matched.join(t("list_comma")) }) }));
   }
-  const several = data.answers.length > 1;
+  // One part per distinct answer; builds that agree are one part naming them all.
+  const several = data.scope.length > 1;
   for (const answer of data.answers) {
-    const part = el("section", { class: "generation-answer", "data-generation": answer.generation });
-    if (several) part.append(el("h3", { text: label(answer.generation) }));
+    const generations = generationsOf(answer);
+    const part = el("section", { class: "generation-answer", "data-generation": answer.generation,
+      "data-generations": generations.join(" ") });
+    if (several) part.append(el("h3", { text: t("answer_part", { names: listOf(generations) }) }));
     part.append(el("p", { class: "answer-text", text: answer.answer }));
-    if (answer.steps.length) part.append(renderSteps(answer, answer.generation));
+    if (answer.steps.length) part.append(renderSteps(answer));
     container.append(part);
   }
   if (data.not_used) container.append(el("p", { class: "not-used", text: data.not_used }));
@@ -177,9 +211,8 @@ function renderAnswer(data, container) {
 }
 
 function renderAsk(data, container) {
-  const heading = el("h2", { id: "result-heading", tabindex: "-1", text: "Which generation do you mean?" });
-  container.append(heading,
-    el("p", { text: "The answer depends on the generation. Choose one to get its answer:" }));
+  const heading = el("h2", { id: "result-heading", tabindex: "-1", text: t("ask_heading") });
+  container.append(heading, el("p", { text: t("ask_intro") }));
   const group = el("div", { class: "choices", role: "group", "aria-labelledby": "result-heading" });
   for (const choice of data.choices) {
     group.append(el("button", {
@@ -198,48 +231,46 @@ function renderAsk(data, container) {
 }
 
 function renderRefusal(data, container) {
-  const title = data.scope.length ? "No answer for " + listOf(data.scope) : "No answer";
+  const title = data.scope.length ? t("no_answer_for", { names: listOf(data.scope) }) : t("no_answer");
   const heading = el("h2", { id: "result-heading", tabindex: "-1", class: "scope", text: title });
   container.append(heading);
   const refusal = data.refusal || { reason: "", missing: "", gap_issue: null };
   container.append(el("p", { class: "reason", text: refusal.reason }));
-  if (refusal.missing) container.append(el("p", { class: "missing", text: "Missing: " + refusal.missing }));
+  if (refusal.missing) container.append(el("p", { class: "missing", text: t("missing", { what: refusal.missing }) }));
   if (refusal.gap_issue) {
-    container.append(el("p", { class: "gap-issue" }, "Gap issue opened for the writers: ",
+    container.append(el("p", { class: "gap-issue" }, t("gap_issue"),
       el("code", { text: refusal.gap_issue })));
   }
   if (data.not_used) container.append(el("p", { class: "not-used", text: data.not_used }));
   return heading;
 }
 
-const KIND_WORDS = { differs: "differs", only: "not in every generation", shared: "the same", availability: "available?" };
-
 function renderComparison(data, container) {
   const comparison = data.comparison;
   const heading = el("h2", { id: "result-heading", tabindex: "-1", class: "scope",
-    text: "Comparison of " + listOf(comparison.generations) });
+    text: t("comparison_of", { names: listOf(comparison.generations) }) });
   container.append(heading);
   container.append(el("p", { class: "comparison-summary", text: comparison.summary }));
   const table = el("table", { class: "comparison" });
-  const head = el("tr", {}, el("th", { scope: "col", text: "Part" }));
+  const head = el("tr", {}, el("th", { scope: "col", text: t("comparison_part") }));
   comparison.generations.forEach((g) => head.append(el("th", { scope: "col", text: label(g) })));
   table.append(el("thead", {}, head));
   const body = el("tbody");
   for (const row of comparison.rows) {
     const tr = el("tr", { "data-kind": row.kind },
-      el("th", { scope: "row" }, el("span", { text: row.topic }), el("span", { class: "kind", text: KIND_WORDS[row.kind] || row.kind })));
+      el("th", { scope: "row" }, el("span", { text: row.topic }), el("span", { class: "kind", text: t("kind_" + row.kind) })));
     for (const g of comparison.generations) {
       const cell = row.cells.find((c) => c.generation === g);
       const td = el("td", { "data-generation": g });
       if (cell) {
         if (cell.available !== null && cell.available !== undefined) {
-          td.append(el("strong", { class: "available", text: cell.available ? "Yes. " : "No. " }));
+          td.append(el("strong", { class: "available", text: cell.available ? t("available_yes") : t("available_no") }));
         }
         td.append(el("span", { class: "cell-text", text: cell.text }));
-        if (cell.values.length) td.append(el("p", { class: "values", text: "Values: " + cell.values.join(", ") }));
+        if (cell.values.length) td.append(el("p", { class: "values", text: t("values", { values: cell.values.join(t("list_comma")) }) }));
         if (cell.cite) {
-          td.append(" ", el("a", { class: "cite", href: sourceHref(cell.cite, g),
-            "aria-label": `Source for ${label(g)}: ${cell.cite}` }, el("code", { text: cell.cite })));
+          td.append(" ", el("a", { class: "cite", href: sourceHref(cell.cite, g), "data-cite": cell.cite,
+            "aria-label": t("source_for", { name: label(g), where: row.topic }) }, row.topic));
         }
       }
       tr.append(td);
@@ -253,11 +284,12 @@ function renderComparison(data, container) {
   return heading;
 }
 
+// How the answer was made, for whoever reports a problem: folded away, not in the reader's way.
 function renderRun(data) {
   const run = data.run;
-  const parts = [`release ${data.release}`, `${run.generator}${run.model ? " (" + run.model + ")" : ""}`,
-    `${run.calls} model call${run.calls === 1 ? "" : "s"}`, `${Math.round(run.latency_ms)} ms`];
-  return el("p", { class: "run", text: parts.join(" · ") });
+  const parts = [t("run_release", { release: data.release }), `${run.generator}${run.model ? " (" + run.model + ")" : ""}`,
+    t(run.calls === 1 ? "run_calls_one" : "run_calls_many", { n: run.calls }), t("run_ms", { ms: Math.round(run.latency_ms) })];
+  return el("details", { class: "run" }, el("summary", { text: t("details") }), el("p", { text: parts.join(" · ") }));
 }
 
 // The answer shown now becomes a turn of the thread above the form (ids dropped, feedback kept out).
@@ -265,7 +297,7 @@ function archiveCurrent() {
   const container = $("result");
   if (!container.firstChild || !state.asked) return;
   const turn = el("li", { class: "turn", "data-outcome": container.dataset.outcome || "" },
-    el("p", { class: "you", text: state.asked }));
+    el("p", { class: "you" }, ...youAsked(state.asked)));
   for (const child of container.children) {
     if (child.classList.contains("feedback")) continue;
     const copy = child.cloneNode(true);
@@ -293,17 +325,18 @@ function newConversation() {
 }
 
 function renderFeedback(answerId) {
-  const form = el("form", { class: "feedback", "aria-label": "Feedback on this answer" });
+  const form = el("form", { class: "feedback", "aria-label": t("feedback_region") });
   const status = el("p", { class: "feedback-status", role: "status" });
-  const reasons = el("fieldset", { class: "reasons", hidden: "" }, el("legend", { text: "What was wrong? (optional)" }));
-  for (const [value, text] of REASONS) {
+  const reasons = el("fieldset", { class: "reasons", hidden: "" }, el("legend", { text: t("feedback_reasons") }));
+  for (const value of REASONS) {
     const id = "reason-" + value;
-    reasons.append(el("label", { for: id }, el("input", { type: "checkbox", id, name: "reason", value }), " " + text));
+    reasons.append(el("label", { for: id }, el("input", { type: "checkbox", id, name: "reason", value }),
+      " " + t("reason_" + value)));
   }
   const comment = el("textarea", { id: "feedback-comment", rows: "2", maxlength: "1000" });
   const commentField = el("div", { class: "comment", hidden: "" },
-    el("label", { for: "feedback-comment", text: "Comment (optional)" }), comment);
-  const send = el("button", { type: "submit", id: "send-feedback", hidden: "", text: "Send feedback" });
+    el("label", { for: "feedback-comment", text: t("feedback_comment") }), comment);
+  const send = el("button", { type: "submit", id: "send-feedback", hidden: "", text: t("feedback_send") });
   let rating = null;
   const thumb = (value, text, label) => el("button", {
     type: "button", class: "thumb", "data-rating": value, "aria-pressed": "false", "aria-label": label, text,
@@ -315,8 +348,9 @@ function renderFeedback(answerId) {
       send.hidden = false;
     },
   });
-  form.append(el("p", { class: "question", text: "Was this answer helpful?" }),
-    thumb("up", "Yes", "Helpful"), thumb("down", "No", "Not helpful"), reasons, commentField, send, status);
+  form.append(el("p", { class: "question", text: t("feedback_question") }),
+    thumb("up", t("feedback_yes"), t("feedback_helpful")), thumb("down", t("feedback_no"), t("feedback_not_helpful")),
+    reasons, commentField, send, status);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (!rating) return;
@@ -328,11 +362,11 @@ function renderFeedback(answerId) {
       const { response, body } = await getJSON("/v1/feedback", {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload),
       });
-      status.textContent = response.ok ? "Thank you: your feedback was recorded."
+      status.textContent = response.ok ? t("feedback_thanks")
         : (body && body.error ? body.error.message : `HTTP ${response.status}`);
       form.dataset.sent = response.ok ? "true" : "false";
     } catch (err) {
-      status.textContent = "Could not send feedback: " + err.message;
+      status.textContent = t("feedback_failed", { error: err.message });
     } finally {
       send.disabled = false;
     }
@@ -366,12 +400,12 @@ async function askWithProgress(payload) {
       buffer = buffer.slice(end + 2);
       const kind = (block.match(/^event: (.*)$/m) || [])[1];
       const data = JSON.parse((block.match(/^data: (.*)$/m) || [])[1] || "null");
-      if (kind === "stage") $("status").textContent = STAGES[data.stage] || "";
+      if (kind === "stage") $("status").textContent = STAGES.includes(data.stage) ? t("stage_" + data.stage) : "";
       else if (kind === "answer" || kind === "error") final = { kind, data };
     }
     if (done) break;
   }
-  if (!final) return { response, body: { error: { message: "the answer stream ended early" } }, failed: true };
+  if (!final) return { response, body: { error: { message: t("stream_ended") } }, failed: true };
   return { response, body: final.data, failed: final.kind === "error" };
 }
 
@@ -383,7 +417,7 @@ function showError(message) {
 async function ask(again) {
   const question = (again || $("question").value).trim();
   if (!question) {
-    showError("Type a question first.");
+    showError(t("type_first"));
     $("question").focus();
     return;
   }
@@ -392,7 +426,7 @@ async function ask(again) {
   const container = $("result");
   button.disabled = true;
   container.setAttribute("aria-busy", "true");
-  $("status").textContent = "Asking…";
+  $("status").textContent = t("asking");
   try {
     // In a conversation the picker is sent only when changed: otherwise the follow-up's own words
     // (or the conversation) decide, and "and on v6e?" is not widened by the previous choice.
@@ -407,7 +441,7 @@ async function ask(again) {
         state.conversation = null;
         keepConversationInUrl(null);
       }
-      showError(message + (wait ? ` (try again in ${wait} s)` : ""));
+      showError(message + (wait ? t("try_again_in", { seconds: wait }) : ""));
       return;
     }
     archiveCurrent();
@@ -416,7 +450,7 @@ async function ask(again) {
     state.answerId = response.headers.get("x-valid-answer-id");
     state.asked = question;
     state.sentGeneration = generation;
-    $("asked").textContent = question;
+    $("asked").replaceChildren(...youAsked(question));
     $("asked").hidden = false;
     $("new-conversation").hidden = false;
     $("question").value = "";
@@ -431,7 +465,7 @@ async function ask(again) {
     if (state.answerId) container.append(renderFeedback(state.answerId));
     heading.focus();
   } catch (err) {
-    showError("Could not reach the service: " + err.message);
+    showError(t("unreachable", { error: err.message }));
   } finally {
     button.disabled = false;
     container.setAttribute("aria-busy", "false");
