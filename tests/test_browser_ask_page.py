@@ -8,8 +8,13 @@ A conversation keeps its thread on the page, also across a reload, and a follow-
 generation it names; feedback with a reason reaches the question log; `/?generation=` opens the page
 for one build; the `valid log report` dashboard renders its charts in the same browser.
 
+The Corvane sample (a second doc set, profiled by @release, with a published site) speaks its own
+words: its title, "Release" for a build, a follow-up hint and examples from its builds' names; builds
+whose answers agree get one answer naming them all; a citation reads as the topic's title path and
+links to the page the team publishes for the reader's build, the release id folded away.
+
 Set VALID_WRITE_SCREENSHOT=1 to refresh docs/ask-page.png, docs/ask-conversation.png,
-docs/ask-page-generation.png and docs/log-report.png from this run.
+docs/ask-page-generation.png, docs/ask-page-corvane.png and docs/log-report.png from this run.
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ import httpx
 import pytest
 from fixtures.tools import require
 
+from valid.answer.citations import PublishedPages
 from valid.index import Store
 from valid.serve import Limits, ServeConfig, create_app
 from valid.serve.library import EngineSettings, LibraryReleases
 from valid.serve.live import LiveServer, wait_ready
+from valid.wording import WordingSettings
 
 REPO = Path(__file__).resolve().parents[1]
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
@@ -41,7 +48,10 @@ def server(sample_build, tmp_path_factory):
     state = sample_build.state
     log = tmp_path_factory.mktemp("browser-log") / "questions.sqlite"
     settings = EngineSettings(question_log=log, issues_dir=log.parent / "issues")
-    app = create_app(LibraryReleases(Store(state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
+    # The Cloud TPU sample's builds are @platform values its readers call generations: the same
+    # setting as `[serve] noun` in valid.toml (the demo writes it).
+    config = ServeConfig(limits=Limits(rate_per_s=0), wording=WordingSettings(noun="generation"))
+    app = create_app(LibraryReleases(Store(state), settings), config)
     with LiveServer(app) as running:
         wait_ready(running.url)
         running.app = app
@@ -133,7 +143,8 @@ def test_priya_sees_tpu7x_at_the_top_and_a_citation_that_opens_the_cited_text(br
     if os.environ.get("VALID_WRITE_SCREENSHOT") == "1":
         browser.save_screenshot(str(REPO / "docs" / "ask-page.png"))
 
-    cite = links[0].find_element(By.TAG_NAME, "code").text
+    cite = links[0].get_attribute("data-cite")
+    assert "#" not in links[0].text and links[0].text, "the citation reads as a title path, not a chunk id"
     path, _, anchor = cite.partition("#")
     links[0].click()
     wait_for(browser, lambda d: "/sources/" in d.current_url, "the citation link did not open")
@@ -194,7 +205,7 @@ def test_a_comparison_shows_a_table_with_one_column_per_generation_and_a_citatio
     cells = {td.get_attribute("data-generation"): td for td in differs[0].find_elements(By.TAG_NAME, "td")}
     for generation, td in cells.items():
         link = td.find_element(By.CSS_SELECTOR, "a.cite")
-        chunk = link.find_element(By.TAG_NAME, "code").text
+        chunk = link.get_attribute("data-cite")
         path = chunk.partition("#")[0]
         view = httpx.get(f"{server.url}/v1/sources/{path}").json()
         assert generation in next(c["scope"] for c in view["chunks"] if c["id"] == chunk)
@@ -330,3 +341,87 @@ def test_the_log_dashboard_renders_its_charts(browser, server, tmp_path):
     assert "offline: no model cost" in browser.find_element(By.TAG_NAME, "body").text
     assert not browser.find_elements(By.TAG_NAME, "script"), "the dashboard is charts without code"
     screenshot(browser, "log-report.png")
+
+
+# -- a second doc set: Corvane, profiled by @release, published on the team's own site ------------
+
+PUBLISHED = "https://docs.example.com/corvane/{build}/{path}#{fragment}"
+BOTH = "Where is the configuration file in Corvane CLI 1.0.0 and Corvane CLI 1.1.0?"
+
+
+@pytest.fixture(scope="module")
+def corvane(corvane_build, tmp_path_factory):
+    log = tmp_path_factory.mktemp("browser-corvane") / "questions.sqlite"
+    settings = EngineSettings(question_log=log, issues_dir=log.parent / "issues",
+                              published=PublishedPages(template=PUBLISHED))
+    # No wording setting: every word comes from the doc set itself.
+    app = create_app(LibraryReleases(Store(corvane_build.state), settings), ServeConfig(limits=Limits(rate_per_s=0)))
+    with LiveServer(app) as running:
+        wait_ready(running.url)
+        yield running
+
+
+def test_a_second_doc_set_gets_its_own_title_noun_hint_and_examples(browser, corvane):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, corvane)
+    assert browser.title == "Ask the Corvane documentation"
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Ask the Corvane documentation"
+    assert "Corvane documentation written for your release" in browser.find_element(By.CLASS_NAME, "tagline").text
+    assert browser.find_element(By.CSS_SELECTOR, "label[for=generation]").text == "Release"
+    hint = browser.find_element(By.ID, "question-help").text
+    assert "Name your release" in hint and "“and on Birchmoor?”" in hint  # a name the scheme gives cli-1.1.0
+    assert "“Ashgrove”, “Birchmoor” or “Breakwater”" in browser.find_element(By.ID, "generation-help").text
+    page = browser.find_element(By.TAG_NAME, "body").text
+    assert not any(word in page for word in ("TPU", "Generation", "generation", "v6e")), "another doc set's words"
+
+    ask_by_keyboard(browser, "What is a vault?")
+    assert heading(browser).text == "Which release do you mean?"
+    assert "depends on the release" in browser.find_element(By.CSS_SELECTOR, "#result p").text
+
+
+def test_builds_whose_answers_agree_get_one_answer_whose_citation_goes_to_the_published_page(browser, corvane):
+    from selenium.webdriver.common.by import By
+
+    direct = httpx.post(f"{corvane.url}/v1/ask", json={"question": BOTH}).json()
+    (only,) = direct["answers"]  # one answer object carrying both releases
+    assert only["generations"] == ["cli-1.0.0", "cli-1.1.0"] and only["generation"] == "cli-1.0.0"
+    step = only["steps"][0]
+
+    open_page(browser, corvane)
+    ask_by_keyboard(browser, BOTH)
+    wait_outcome_heading(browser, "Answer for Corvane CLI 1.0.0 and Corvane CLI 1.1.0")
+    parts = browser.find_elements(By.CSS_SELECTOR, "#result section.generation-answer")
+    assert len(parts) == 1, "builds that agree are shown once"
+    assert parts[0].find_element(By.TAG_NAME, "h3").text == "For Corvane CLI 1.0.0 and Corvane CLI 1.1.0:"
+    assert parts[0].get_attribute("data-generations") == "cli-1.0.0 cli-1.1.0"
+
+    link = parts[0].find_element(By.CSS_SELECTOR, "a.cite")
+    assert link.text == " › ".join(step["title_path"]) == "Configuration file › Location"
+    assert link.get_attribute("data-cite") == step["cite"]
+    assert link.get_attribute("href") == (
+        "https://docs.example.com/corvane/cli-1.0.0/cli/configuration.html#cli-configuration__location")
+    also = parts[0].find_element(By.CSS_SELECTOR, ".also a.published")
+    assert also.text == "Corvane CLI 1.1.0"
+    assert also.get_attribute("href") == step["pages"]["cli-1.1.0"]
+    assert "/cli-1.1.0/cli/configuration.html#" in also.get_attribute("href")
+
+    # The release id is in the JSON and in a closed details element, not in the reader's way.
+    assert direct["release"] not in browser.find_element(By.TAG_NAME, "body").text
+    details = browser.find_element(By.CSS_SELECTOR, "#result details.run")
+    assert details.get_attribute("open") is None
+    assert direct["release"] in details.get_attribute("textContent")
+    screenshot(browser, "ask-page-corvane.png")
+
+
+def test_the_reader_who_picked_a_build_is_sent_to_that_builds_published_page(browser, corvane):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_page(browser, corvane)
+    Select(browser.find_element(By.ID, "generation")).select_by_visible_text("Corvane CLI 1.1.0")
+    ask_by_keyboard(browser, "Where is the configuration file?")
+    wait_outcome_heading(browser, "Answer for Corvane CLI 1.1.0")
+    link = browser.find_element(By.CSS_SELECTOR, "#result a.cite")
+    assert link.get_attribute("href").startswith("https://docs.example.com/corvane/cli-1.1.0/cli/configuration.html#")
+    assert "#" not in link.text

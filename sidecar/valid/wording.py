@@ -93,6 +93,7 @@ ENGLISH: Mapping[str, str] = {
     "source_for": "Source for {name}: {where}",
     "also_published": "Also published for: ",
     "details": "About this answer",
+    "about_service": "About this service",
     "run_release": "Index release {release}",
     "run_calls_one": "{n} model call",
     "run_calls_many": "{n} model calls",

@@ -16,7 +16,9 @@ function t(key, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
 }
 
-const youAsked = (question) => [el("span", { class: "you-label", text: t("you_asked") }), question];
+// The you_asked label and the question, each in its own element (the question alone is .you).
+const youAsked = (question) => [el("span", { class: "you-label", text: t("you_asked") }),
+  el("span", { class: "you", text: question })];
 
 function applyWording(wording) {
   Object.assign(W, wording);
@@ -92,7 +94,7 @@ async function loadRelease() {
     }
   }
   // The release id is for whoever reports a problem, not in the reader's way.
-  $("release").replaceChildren(el("details", { class: "about" }, el("summary", { text: t("details") }),
+  $("release").replaceChildren(el("details", { class: "about" }, el("summary", { text: t("about_service") }),
     t("run_release", { release: "" }), el("code", { text: body.release })));
   applyPageGeneration();
   await restoreConversation();
@@ -128,7 +130,7 @@ async function restoreConversation() {
   }
   for (const turn of body.turns) {
     $("thread").append(el("li", { class: "turn restored", "data-outcome": turn.outcome, "data-answer-id": turn.answer_id },
-      el("p", { class: "you" }, ...youAsked(turn.question)), el("h2", { class: "scope", text: TURN_TITLES[turn.outcome](turn) })));
+      el("p", { class: "turn-question" }, ...youAsked(turn.question)), el("h2", { class: "scope", text: TURN_TITLES[turn.outcome](turn) })));
   }
   $("thread-section").hidden = false;
   $("new-conversation").hidden = false;
@@ -297,7 +299,7 @@ function archiveCurrent() {
   const container = $("result");
   if (!container.firstChild || !state.asked) return;
   const turn = el("li", { class: "turn", "data-outcome": container.dataset.outcome || "" },
-    el("p", { class: "you" }, ...youAsked(state.asked)));
+    el("p", { class: "turn-question" }, ...youAsked(state.asked)));
   for (const child of container.children) {
     if (child.classList.contains("feedback")) continue;
     const copy = child.cloneNode(true);
