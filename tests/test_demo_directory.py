@@ -33,6 +33,8 @@ def test_demo_writes_only_under_its_directory_and_leaves_a_config_that_finds_its
     assert [p.name for p in tmp_path.iterdir()] == ["valid-demo"]
     assert f"everything is under {demo}" in result.output
     assert {"chunks.jsonl", "state", "report", "valid.toml"} <= {p.name for p in demo.iterdir()}
+    # The sample keeps its look through the setting any doc set has: its builds are generations.
+    assert config.load(demo / "valid.toml").serve.noun == "generation"
 
     monkeypatch.chdir(demo)
     asked = CliRunner().invoke(main, ["ask", "How many chips does a TPU v5p VM have?", "--json", "--no-log"],

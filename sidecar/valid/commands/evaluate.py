@@ -190,6 +190,7 @@ def demo_command(directory, state, map_path, scheme, trapset):
     """
     from valid import config
 
+    bundled = map_path is None
     map_path, scheme, trapset = _demo_sources(map_path, scheme, trapset)
     config.apply(config.Config())
     out = Path(directory).resolve()
@@ -203,7 +204,9 @@ def demo_command(directory, state, map_path, scheme, trapset):
     _demo_questions(state, release_id)
     card = _demo_trapset(trapset, state, release_id, out)
     paths = _demo_report(store, release_id, card, out)
-    (out / "valid.toml").write_text(_demo_config(map_path, scheme, trapset, state), encoding="utf-8")
+    # The bundled sample's builds are @platform values its readers call generations.
+    noun = "generation" if bundled else None
+    (out / "valid.toml").write_text(_demo_config(map_path, scheme, trapset, state, noun), encoding="utf-8")
     click.echo("")
     for line in _gate_lines(card):
         click.echo(line)
@@ -302,7 +305,7 @@ def _activate_if_passed(store, release_id: str, previous: str | None, passed: bo
                    + (f" (active stays {previous[:12]})" if previous else " (no active release)"))
 
 
-def _demo_config(map_path, scheme, trapset, state: Path) -> str:
+def _demo_config(map_path, scheme, trapset, state: Path, noun: str | None = None) -> str:
     """The valid.toml the demo leaves in its directory: the doc set, the trap set and the index it built."""
     def quoted(path) -> str:
         return json.dumps(Path(path).resolve().as_posix())
@@ -319,6 +322,7 @@ def _demo_config(map_path, scheme, trapset, state: Path) -> str:
         "[evaluate]",
         f"trapset = {quoted(trapset)}",
         "",
+        *(["[serve]", f"noun = {json.dumps(noun)}  # what readers call one build (docs/serve.md)", ""] if noun else []),
     ])
 
 
