@@ -256,6 +256,18 @@ def render(result: Survey, directory: str | os.PathLike, tuning: dict[str, objec
         "[serve]",
         "# port = 8080",
         "# rate_per_s = 5.0",
+        "# What readers see (default: the map's title, and the noun of the profiling attribute):",
+        '# title = "Ask the product docs"',
+        f"# noun = {_toml_string(_noun(result))}        # what readers call one build",
+        "# Where each build is published: citations link there (docs/serve.md#citation-links).",
+        '# published_url = "https://docs.example.com/{build}/{path}#{fragment}"',
         "",
     ]
     return "\n".join(lines)
+
+
+def _noun(result: Survey) -> str:
+    from valid.wording import DEFAULT_NOUN, NOUNS
+
+    attributes = [result.attribute] if result.attribute else list(result.used)
+    return next((NOUNS[a] for a in attributes if a in NOUNS), DEFAULT_NOUN)
