@@ -177,6 +177,9 @@ def test_prices_from_the_file_extend_the_table(tmp_path, monkeypatch):
     assert pricing.cost_usd("team-model", 1_000_000, 1_000_000) == 7.5
 
 
+WORDS = ("title", "tagline", "noun", "noun_plural")
+
+
 def test_every_setting_reaches_an_option_of_its_command():
     everything = config.Config(
         path=REPO / "valid.toml",
@@ -185,7 +188,8 @@ def test_every_setting_reaches_an_option_of_its_command():
         index=config.IndexConfig(state="s", chroma_url="http://127.0.0.1:8000", embedder="offline"),
         answer=config.AnswerConfig(generator="offline", model="m", log_url="postgresql://valid@127.0.0.1:5432/valid"),
         evaluate=config.EvaluateConfig(trapset="t.jsonl", split="dev"),
-        serve=config.ServeSection(**{name: 1 for name in config.ServeSection.model_fields if name not in ("host", "cors_origins")},
+        serve=config.ServeSection(**{name: 1 for name in config.ServeSection.model_fields if name not in ("host", "cors_origins", "published_url", *WORDS)},
+                                  **{name: "w" for name in WORDS}, published_url="https://docs.example.com/{path}",
                                   host="127.0.0.1", cors_origins=["http://127.0.0.1"]),
     )
     from valid.cli import COMMANDS, area_commands
