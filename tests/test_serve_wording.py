@@ -166,3 +166,17 @@ def test_the_served_page_and_release_carry_the_doc_sets_words_and_the_teams_titl
     assert "“and on Mac?”" in page
     assert info["wording"]["title"] == "Ask the DITA-OT docs" and info["wording"]["picker_label"] == "Platform"
     store.close()
+
+
+def test_the_answers_own_sentences_say_the_doc_sets_noun_for_a_build(corvane_build):
+    from valid.answer.wiring import open_engine
+
+    with open_engine(corvane_build.state, log=False, gap_issues=False) as engine:  # @release: "release"
+        asked = engine.ask("What is a vault?").answer
+        unknown = engine.ask("How do I back up a directory in Corvane CLI 9.9.9?").answer
+    assert asked.outcome == "ask" and "differs by release" in asked.not_used
+    assert unknown.outcome == "refuse" and "not a release in this documentation" in unknown.refusal.reason
+    assert not any("generation" in text for text in (asked.not_used, unknown.refusal.reason, unknown.not_used))
+    with open_engine(corvane_build.state, log=False, gap_issues=False,
+                     wording=WordingSettings(noun="edition")) as engine:
+        assert "differs by edition" in engine.ask("What is a vault?").answer.not_used

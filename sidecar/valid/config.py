@@ -234,7 +234,8 @@ def default_map(config: Config) -> dict[str, Any]:
             **{name: _present({"state": state["state"]}) for name in ("list", "activate", "rollback")},
             "prune": _present(state),
         },
-        "ask": {**state, "generator": answer.generator, "model": answer.model, "log_url": answer.log_url},
+        "ask": {**state, "generator": answer.generator, "model": answer.model, "log_url": answer.log_url,
+                "noun": serve.noun},
         "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
         "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
         "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, "log_url": answer.log_url,

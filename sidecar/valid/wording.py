@@ -124,6 +124,14 @@ ENGLISH: Mapping[str, str] = {
     "reason_missing_content": "Missing content",
     "reason_unclear": "Unclear",
     "reason_other": "Other",
+    # the answer engine's own sentences, in the answer object (refusal reasons, what was not used)
+    "refused_nothing": "Nothing in the documentation for any {noun} answers this question.",
+    "refused_unknown": "The question names {names}, which is not a {noun} in this documentation (it covers "
+    "{known}). VALID does not answer from another {noun}'s content.",
+    "not_used_unknown": "All content: no {noun} in this documentation matches the one named.",
+    "not_used_shared": "{Noun}-specific content: only content shared by every {noun} answers this.",
+    "not_used_ask": "Everything: the answer differs by {noun}, so none was given before you choose.",
+    "cli_ask": "The answer differs by {noun}. Which one do you use?",
     # the source view (GET /sources/{path})
     "source_title": "{title} · source",
     "source_back": "← Ask another question",

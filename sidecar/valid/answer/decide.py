@@ -37,6 +37,7 @@ from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
 from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.extract import answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
+from valid.wording import DocSetFacts, WordingSettings, fill, wording_for
 from valid.answer.generate import Generator
 from valid.questionlog.store import QuestionStore
 from valid.answer.models import (
@@ -166,6 +167,7 @@ class AnswerEngine:
         max_revisions: int = MAX_REVISIONS,
         vocabulary: Vocabulary | None = None,
         published: PublishedPages | None = None,
+        wording: WordingSettings | None = None,
     ):
         self.release = release
         self.embedder = embedder
@@ -179,6 +181,9 @@ class AnswerEngine:
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
+        # The answer's own sentences (refusals, what was not used) in the doc set's noun for a build.
+        attribute = getattr(getattr(release, "header", None), "attribute", None)
+        self.words = wording_for(DocSetFacts(attribute=attribute), wording)
         self._order = {p.name: i for i, p in enumerate(self.profiles)}
         # The versions of each value's own product (all values, when the labels name one product).
         products = scoping.naming_pattern(self.profiles).products
@@ -236,7 +241,7 @@ class AnswerEngine:
         if resolution.unknown and not run.scope:
             run.outcome = "refuse"
             run.refusal = run.unknown_refusal
-            run.not_used = "All content: no generation in this documentation matches the one named."
+            run.not_used = self.words["not_used_unknown"]
         elif not run.scope:
             self._no_generation_named(run)
 
@@ -312,7 +317,7 @@ class AnswerEngine:
         )
         run.gap_issues += [issue] if issue else []
         run.refusal = Refusal(
-            reason="Nothing in the documentation for any generation answers this question.",
+            reason=self.words["refused_nothing"],
             missing=f"content that answers: {question}",
             gap_issue=issue,
         )
@@ -327,7 +332,7 @@ class AnswerEngine:
         if result.answered:
             run.outcome = "answer"
             run.answers = [result.answered.model_copy(update={"generation": p, "generations": [p]}) for p in run.scope]
-            run.not_used = "Generation-specific content: only content shared by every generation answers this."
+            run.not_used = self.words["not_used_shared"]
         else:
             run.outcome = "refuse"
             run.refusal, issue = self._refusal(run.question, [result], run.retrievals)
@@ -366,7 +371,7 @@ class AnswerEngine:
         else:
             run.outcome = "ask"
             run.choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
-            run.not_used = "Everything: the answer differs by generation, so none was given before you choose."
+            run.not_used = self.words["not_used_ask"]
 
     # -- one or more generations: answer each in its own scope ----------------------------------
     def _answer_in_scope(self, run: _Ask) -> None:
@@ -529,8 +534,7 @@ class AnswerEngine:
             f"Question: {question}\nUnknown generation name(s): {names}\nThe scheme defines: {known}\n",
         )
         refusal = Refusal(
-            reason=f"The question names {names}, which is not a generation in this documentation "
-            f"(it covers {known}). VALID does not answer from another generation's content.",
+            reason=fill(self.words["refused_unknown"], names=names, known=known),
             missing=f"documentation for {names}",
             gap_issue=issue,
         )

@@ -91,6 +91,7 @@ def open_engine(
     log_url: str | None = None,
     log: bool = True,
     gap_issues: bool = True,
+    wording=None,
 ) -> OpenEngine:
     from valid.audit.issues import AppendingIssues
     from valid.index import Store, open_active, open_release
@@ -124,6 +125,7 @@ def open_engine(
             log=question_log,
             release_id=release.id,
             closers=closers,
+            wording=wording,  # the doc set's noun for a build, in the answer's sentences (valid.wording)
         )
     except BaseException:
         for close in reversed(closers):

@@ -10,7 +10,7 @@ import click
 from valid.answer.wiring import GENERATORS, make_generator, open_engine
 from valid.answer.compare_render import render_comparison
 from valid.answer.models import AnswerObject
-from valid.wording import join_names
+from valid.wording import DocSetFacts, fill, join_names, wording_for
 
 
 @click.command("ask")
@@ -32,7 +32,11 @@ from valid.wording import join_names
               help="Ask as the next turn of conversation ID (started if new): a follow-up keeps its generation "
               "and may refer to the previous question. Needs the question log. The CLI's names are its own: "
               "never reachable over HTTP, which opens only the ids the service issued.")
-def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation):  # fmt: skip
+@click.option("--noun", metavar="WORD",
+              help="What readers call one build, in the answer's sentences (default: [serve] noun of valid.toml, "
+              "else from the profiling attribute).")
+def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation,
+                noun):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
     The scope comes from the question's words (names, other names such as Ironwood, machine types)
@@ -43,8 +47,10 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     if conversation is not None and no_log:
         raise click.UsageError("--conversation keeps its turns in the question log; drop --no-log")
     options = {"model": model} if (generator == "gemini" and model) else {}
+    from valid.wording import WordingSettings
+
     engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
-                         gap_issues=not no_log, log_url=None if no_log else log_url)
+                         gap_issues=not no_log, log_url=None if no_log else log_url, wording=WordingSettings(noun=noun))
     try:
         if conversation is None:
             result = engine.ask(question, generation)
@@ -60,7 +66,8 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     if as_json:
         click.echo(json.dumps(result.answer.model_dump(mode="json"), indent=1, ensure_ascii=False))
     else:
-        click.echo(render(result.answer, {p.name: (p.labels[0] if p.labels else p.name) for p in engine.profiles}))
+        labels = {p.name: (p.labels[0] if p.labels else p.name) for p in engine.profiles}
+        click.echo(render(result.answer, labels, engine.words))
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -68,8 +75,9 @@ def _indent(text: str, prefix: str) -> str:
     return "\n".join([prefix + lines[0]] + [" " * len(prefix) + line for line in lines[1:]])
 
 
-def render(answer: AnswerObject, labels: dict[str, str]) -> str:
+def render(answer: AnswerObject, labels: dict[str, str], words: dict[str, str] | None = None) -> str:
     """The readable form: scope first, then the answer per generation with citations, then the rest."""
+    words = words or wording_for(DocSetFacts())
     out: list[str] = []
     if answer.scope:
         names = ", ".join(labels.get(p, p) for p in answer.scope)
@@ -80,7 +88,7 @@ def render(answer: AnswerObject, labels: dict[str, str]) -> str:
     out.append("")
 
     if answer.outcome == "ask":
-        out.append("The answer differs by generation. Which one do you use?")
+        out.append(words["cli_ask"])
         for choice in answer.choices:
             out.append(f"  - {choice.generation}: {choice.label}")
         out.append("Ask again naming it, or with --generation NAME.")
@@ -89,7 +97,7 @@ def render(answer: AnswerObject, labels: dict[str, str]) -> str:
         out.append(render_comparison(answer.comparison, labels))
         out.append("")
     for item in answer.answers:  # builds that agree are one answer naming them all (valid.answer.fold)
-        out.append(f"For {join_names([labels.get(n, n) for n in item.generations])}:")
+        out.append(fill(words["answer_part"], names=join_names([labels.get(n, n) for n in item.generations], words)))
         out.append(textwrap.fill(item.answer, width=100, initial_indent="  ", subsequent_indent="  "))
         for number, step in enumerate(item.steps, start=1):
             out.append(_indent(step.text, f"  {number}. "))

@@ -103,6 +103,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     from valid.wording import WordingSettings
 
     published = _published(published_url)
+    wording = WordingSettings(title=title, tagline=tagline, noun=noun, noun_plural=noun_plural)
 
     config = ServeConfig(
         limits=limits,
@@ -112,7 +113,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         admin_open=is_loopback(host),
         embed_origins=tuple(embed_origins),
         freeze_after_load=True,
-        wording=WordingSettings(title=title, tagline=tagline, noun=noun, noun_plural=noun_plural),
+        wording=wording,
     )
     if openapi_out is not None:
         app = create_app(_NoReleases(), config)
@@ -131,6 +132,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     settings = EngineSettings(
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
         log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues, published=published,
+        wording=wording,
     )
     from valid.serve.startup import open_active_or_fail
 

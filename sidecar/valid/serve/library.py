@@ -28,7 +28,7 @@ from valid.questionlog.store import open_gap_issues, open_question_store
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
-from valid.wording import DocSetFacts
+from valid.wording import DocSetFacts, WordingSettings
 from valid.serve.sources import split_chunk_id
 
 log = logging.getLogger("valid.serve")
@@ -45,6 +45,7 @@ class EngineSettings:
     log_questions: bool = True  # False (--no-log): no question log and no gap issues (both hold the question)
     max_gap_issues: int = 1000  # gap issues opened from questions, kept at most
     published: PublishedPages | None = None  # where the team publishes each build: citations link there
+    wording: WordingSettings | None = None  # the team's noun for a build, in the answer's sentences
 
     def generator_options(self) -> dict:
         if self.generator != "gemini":
@@ -140,6 +141,7 @@ class LibraryAnswerer:
                 profiles=self._release.header.profiles,
                 vocabulary=self._vocabulary,
                 published=s.published,
+                wording=s.wording,
             )
             self._local.engine = engine
         return engine
