@@ -53,18 +53,47 @@ def doc_set(tmp_path: Path, topic: str) -> Path:
     ) / "m.ditamap"
 
 
-def test_malformed_xml(tmp_path, isolated_tmp):
-    root_map = doc_set(tmp_path, '<topic id="t">\n<title>T</title>\n<body><p>x</body>\n</topic>')
-    out = tmp_path / "out.jsonl"
-    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
-    assert_clean_failure(result, out, isolated_tmp, "t.dita:3: malformed XML")
+def assert_strict_failure(result, out: Path, scratch: Path, listed: list[str]):
+    """--strict: every warning listed on stderr first, then the one error line; nothing written."""
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("valid: error: ") and "with --strict" in lines[-1], result.output
+    for place in listed:
+        assert place in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+    assert list(out.parent.glob(f".{out.name}.*")) == []
+    assert list(scratch.iterdir()) == []
 
 
-def test_missing_href_target(tmp_path, isolated_tmp):
-    root_map = write(tmp_path / "docs", {"m.ditamap": '<map>\n<topicref href="nope.dita"/></map>'}) / "m.ditamap"
+def _with_good_topic(tmp_path: Path, topicrefs: str, files: dict[str, str]) -> Path:
+    good = '<topic id="g"><title>G</title><body><p>kept</p></body></topic>'
+    return write(tmp_path / "docs", {"m.ditamap": f'<map><title>M</title>\n<topicref href="g.dita"/>\n{topicrefs}</map>',
+                                     "g.dita": good, **files}) / "m.ditamap"
+
+
+def test_a_malformed_topic_fails_the_run_under_strict_after_listing_it(tmp_path, isolated_tmp):
+    root_map = _with_good_topic(tmp_path, '<topicref href="t.dita"/>', {"t.dita": '<topic id="t"><title>T</title>\n<body><p>x</body>\n</topic>'})
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out), "--strict")
+    assert_strict_failure(result, out, isolated_tmp, ["t.dita:2", "DOTJ013E"])
+
+
+def test_a_missing_href_target_fails_the_run_under_strict_after_listing_it(tmp_path, isolated_tmp):
+    root_map = _with_good_topic(tmp_path, '<topicref href="nope.dita"/>', {})
+    out = tmp_path / "out.jsonl"
+    result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out), "--strict", "--warnings")
+    assert_strict_failure(result, out, isolated_tmp,
+                          ["m.ditamap:3: missing-file: [DOTX008E] @href='nope.dita' names a file that does not exist"])
+
+
+def test_a_missing_href_target_is_only_a_warning_without_strict(tmp_path, isolated_tmp):
+    root_map = _with_good_topic(tmp_path, '<topicref href="nope.dita"/>', {})
     out = tmp_path / "out.jsonl"
     result = run_export(str(root_map), "--scheme", str(SCHEME), "-o", str(out))
-    assert_clean_failure(result, out, isolated_tmp, "m.ditamap:2: @href='nope.dita' names a file that does not exist")
+    assert result.exit_code == 0, result.output
+    assert "1 warning(s) by kind:" in result.output and "m.ditamap:3" in result.output
+    assert out.exists()
 
 
 def test_unknown_subject_scheme_value(tmp_path, isolated_tmp):

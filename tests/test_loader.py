@@ -165,21 +165,33 @@ def test_key_scopes_copy_to_branches_and_conref_push_are_not_warned_as_unsupport
 # --------------------------------------------------------------------------- what is refused
 
 
-def test_malformed_xml_names_file_and_line(tmp_path):
-    write(tmp_path, {"m.ditamap": '<map><topicref href="t.dita"/></map>', "t.dita": "<topic id='t'>\n<title>T</title>\n<body></topic>"})
+def test_a_malformed_topic_is_a_warning_naming_file_and_line_and_the_rest_loads(tmp_path):
+    # DITA-OT reports DOTJ013E and builds without the file; the root map itself must parse.
+    write(tmp_path, {"m.ditamap": '<map><topicref href="t.dita"/><topicref href="u.dita"/></map>',
+                     "t.dita": "<topic id='t'>\n<title>T</title>\n<body></topic>",
+                     "u.dita": "<topic id='u'><title>U</title></topic>"})
+    docset = load(tmp_path / "m.ditamap")
+    [warning] = docset.warnings
+    assert (warning.path, warning.line, warning.feature) == ("t.dita", 3, "unreadable-file")
+    assert warning.message.startswith("[DOTJ013E] malformed XML")
+    assert [sf.path for sf in docset.files.values()] == ["m.ditamap", "u.dita"]
+
+
+def test_a_malformed_root_map_is_still_an_error(tmp_path):
+    write(tmp_path, {"m.ditamap": "<map>\n<topicref href='t.dita'>\n</map>"})
     with pytest.raises(DitaSyntaxError) as caught:
         load(tmp_path / "m.ditamap")
-    assert (caught.value.path, caught.value.line) == ("t.dita", 3)
-    assert str(caught.value).startswith("t.dita:3: malformed XML")
+    assert (caught.value.path, caught.value.line) == ("m.ditamap", 3)
 
 
-def test_missing_target_names_the_referencing_file_and_line(tmp_path):
+def test_a_missing_file_is_a_warning_naming_the_referencing_file_and_line(tmp_path):
     write(tmp_path, {"m.ditamap": '<map>\n\n<topicref href="gone.dita"/></map>'})
-    with pytest.raises(MissingTargetError, match=r"^m.ditamap:3: @href='gone.dita' names a file that does not exist$"):
-        load(tmp_path / "m.ditamap")
+    [warning] = load(tmp_path / "m.ditamap").warnings
+    assert (warning.path, warning.line, warning.feature) == ("m.ditamap", 3, "missing-file")
+    assert warning.message == "[DOTX008E] @href='gone.dita' names a file that does not exist; it is not exported"
 
 
-def test_missing_conref_element_is_a_missing_target(tmp_path):
+def test_a_conref_to_a_missing_element_is_a_warning(tmp_path):
     write(
         tmp_path,
         {
@@ -187,8 +199,9 @@ def test_missing_conref_element_is_a_missing_target(tmp_path):
             "a.dita": '<topic id="a"><title>A</title>\n<body><p conref="#a/nope"/></body></topic>',
         },
     )
-    with pytest.raises(MissingTargetError, match=r"a.dita:2: @conref='#a/nope': no element with that id"):
-        load(tmp_path / "m.ditamap")
+    [warning] = load(tmp_path / "m.ditamap").warnings
+    assert (warning.path, warning.line, warning.feature) == ("a.dita", 2, "conref")
+    assert warning.message.startswith("[DOTX010E] @conref='#a/nope': no element with that id")
 
 
 def test_reference_outside_the_root_is_refused_before_reading_it(tmp_path):

@@ -43,7 +43,13 @@
         <xsl:sequence select="current-grouping-key()"/>
       </xsl:for-each-group>
     </xsl:variable>
-    <xsl:variable name="files" as="document-node()*" select="$file-uris ! v:load-topic-file(., $job-uri, $profile)"/>
+    <!-- The temp files the build wrote: DITA-OT lists a source it could not load (DOTX008E) without
+         @format and writes no temp file for it; such a reference contributes nothing. -->
+    <xsl:variable name="written" as="xs:string*"
+      select="$job/job/files/file[@format][@uri] ! v:uri-key(string(resolve-uri(iri-to-uri(@uri), $job-uri)))"/>
+    <xsl:variable name="files" as="document-node()*"
+      select="$file-uris[v:uri-key(.) = $written or doc-available(.) or unparsed-text-available(.)]
+              ! v:load-topic-file(., $job-uri, $profile)"/>
     <xsl:sequence select="map{
       'profile': $profile,
       'uri': $job-uri,

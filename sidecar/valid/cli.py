@@ -25,6 +25,7 @@ from valid.errors import ValidError
 COMMANDS = {
     "export": "export",
     "schema": "export",
+    "warnings": "export",
     "index": "index",
     "releases": "index",
     "audit": "audit",

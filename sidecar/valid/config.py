@@ -49,6 +49,8 @@ class DocSetConfig(_Section):
     attribute: str | None = None
     root: str | None = None
     catalog: str | None = None
+    # true: any export warning (a missing file, a conref target that does not exist, ...) fails the run.
+    strict: bool | None = None
 
 
 class IndexConfig(_Section):
@@ -223,6 +225,7 @@ def default_map(config: Config) -> dict[str, Any]:
         "labels": labels,
         "root": config.resolve(docset.root),
         "catalog": config.resolve(docset.catalog),
+        "strict": docset.strict,
     }
     trapset = {"trapset": config.resolve(config.evaluate.trapset)}
     serve_options = serve.model_dump(exclude={"cors_origins"})

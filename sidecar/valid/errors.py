@@ -8,6 +8,7 @@
     │   └── SchemeValueError        a profiling value the subject scheme does not declare
     ├── DitavalError                an unreadable or invalid DITAVAL
     ├── ExportContractError         an export line that breaks the JSON contract
+    ├── StrictWarningsError         an export with warnings under --strict (nothing written)
     ├── ConfigError                 a missing key, server or setting (actionable message)
     ├── OutputError                 an output that cannot or must not be written (not a regular file,
     │                               one of the inputs, disk full, no permission, an empty export)
@@ -58,6 +59,15 @@ class DitavalError(ValidError):
 
 class ExportContractError(ValidError):
     pass
+
+
+class StrictWarningsError(ValidError):
+    """The export was complete but had warnings, and strict mode makes warnings fail the run.
+    `warnings` holds every one, so the caller can list them all before the one-line error."""
+
+    def __init__(self, warnings: list, out: str):
+        self.warnings = list(warnings)
+        super().__init__(f"{len(self.warnings)} warning(s) with --strict: {out} is not written")
 
 
 class ConfigError(ValidError):

@@ -37,7 +37,7 @@ from valid.dita.ditaval import parse_ditaval
 from valid.dita.loader import DocSet, file_uri, load
 from valid.dita.preprocess import UNFILTERED
 from valid.dita.scheme import SubjectScheme, load_scheme
-from valid.errors import ConfigError, DitavalError, ExportContractError, ValidError
+from valid.errors import ConfigError, DitavalError, ExportContractError, StrictWarningsError, ValidError
 from valid.exportfile import parse_export
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
 from valid.workers import BuildTask, Built, auto_jobs, build, build_group, pool, results, run_stylesheet, split
@@ -90,6 +90,7 @@ def export(
     root: str | os.PathLike | None = None, catalog: str | os.PathLike | None = None,
     out: str | os.PathLike, progress: Progress | None = None, allow_empty: bool = False,
     topics_per_run: int = TOPICS_PER_RUN, builds_per_run: int = BUILDS_PER_RUN, jobs: int | None = None,
+    strict: bool = False,
 ) -> ExportResult:
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
@@ -103,6 +104,9 @@ def export(
     `topics_per_run` files and `builds_per_run` topic builds (valid.batches), with the same output.
     `jobs`: worker processes (valid.workers); None picks them (valid.workers.auto_jobs), 1 exports
     in this process alone. The output is the same bytes for any number.
+    Problems DITA-OT reports and builds past (a missing file, a conref target that does not exist,
+    an undefined key) are warnings, and the export does with the construct what DITA-OT does;
+    `strict` makes any warning a StrictWarningsError (carrying all of them) and nothing is written.
     """
     say = progress or (lambda _stage, _done, _total: None)
     target = output_target(out)
@@ -120,6 +124,8 @@ def export(
         text, batches = _chunk_and_merge(pre, docset, runs, workers, names, (topics_per_run, builds_per_run), say)
         header, chunks = _checked_output(text, names, allow_empty)
         say("chunk and merge", max(batches, 1), max(batches, 1))
+        if strict and header.warnings:
+            raise StrictWarningsError(header.warnings, str(target.given))
         write_text(target, text)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -62,13 +62,21 @@ def _labels(values: tuple[str, ...]) -> dict[str, list[str]]:
     help="Worker processes (default: the usable CPUs, at most 4; 1 for a small doc set). "
     "1 exports in one process. The output is the same for any number.",
 )
-def export_command(map_path, scheme, attribute, profiles, labels, root, catalog, out, allow_empty, show_progress, jobs):
+@click.option("--strict", is_flag=True, default=False,
+              help="Fail (exit 2, nothing written) when there is any warning, after listing them.")
+@click.option("--warnings", "list_warnings", is_flag=True,
+              help="List every warning on stderr (file:line: kind: message), not only the summary.")
+def export_command(map_path, scheme, attribute, profiles, labels, root, catalog, out, allow_empty, show_progress, jobs,
+                   strict, list_warnings):
     """Export MAP's chunks as JSON lines, each with its scope per profile.
 
     Each profile is preprocessed on its own (as a DITA-OT build with its DITAVAL would be), then
-    the stylesheet chunks and merges the builds. The output is written atomically: on any error
-    nothing is written.
+    the stylesheet chunks and merges the builds. What DITA-OT reports and builds past (a missing
+    file, a conref target that does not exist, an undefined key) is a warning: a summary by kind
+    goes to stderr (every warning with --warnings; later: `valid warnings OUT`). The output is
+    written atomically: on any error nothing is written.
     """
+    from valid.errors import StrictWarningsError
     from valid.export import export
     from valid.progress import reporter
 
@@ -86,10 +94,17 @@ def export_command(map_path, scheme, attribute, profiles, labels, root, catalog,
             progress=progress,
             allow_empty=allow_empty,
             jobs=jobs,
+            strict=strict,
         )
+    except StrictWarningsError as err:
+        if progress is not None:
+            progress.close()
+        _report_warnings(err.warnings, list_warnings, None)
+        raise
     finally:
         if progress is not None:
             progress.close()  # before any error or summary line
+    _report_warnings(result.warnings, list_warnings, None if out == "-" else result.out)
     counts = result.header.counts
     per = ", ".join(f"{name} {counts.per_profile.get(name, 0)}" for name in result.profiles)
     click.echo(
@@ -97,6 +112,32 @@ def export_command(map_path, scheme, attribute, profiles, labels, root, catalog,
         f"{counts.kept_by_no_profile} kept by no profile; {len(result.warnings)} warning(s)",
         err=out == "-",  # standard output carries the export itself
     )
+
+
+def _report_warnings(warnings, list_all: bool, out: Path | None) -> None:
+    """The warnings on stderr: a summary by kind, or every one; say how to list them later."""
+    from valid.exportwarnings import listing, summary
+
+    if not warnings:
+        return
+    click.echo(listing(warnings) if list_all else summary(warnings), err=True)
+    if not list_all and out is not None:
+        click.echo(f"list them all: valid warnings {out} [--format json]", err=True)
+
+
+@click.command("warnings")
+@click.argument("export_path", metavar="EXPORT", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: one `file:line: kind: message` line each; json: an array of objects.")
+@click.option("--summary", "only_summary", is_flag=True, help="Only the counts by kind, with the first few places.")
+def warnings_command(export_path, fmt, only_summary):
+    """List the warnings an existing export recorded in its header."""
+    from valid.exportwarnings import listing, read_export_warnings, summary
+
+    warnings = read_export_warnings(export_path)
+    text = summary(warnings) if only_summary else listing(warnings, fmt)
+    if text:
+        click.echo(text)
 
 
 @click.command("schema")
@@ -112,4 +153,4 @@ def schema_command(out):
         click.echo(text, nl=False)
 
 
-commands = [export_command, schema_command]
+commands = [export_command, warnings_command, schema_command]

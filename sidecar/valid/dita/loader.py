@@ -433,12 +433,16 @@ def load(
     files: dict[Path, SourceFile] = {}
     queue: list[tuple[Path, str]] = [(map_file, "ditamap")]
     conrefs: list[tuple[SourceFile, etree._Element, Reference]] = []
+    unreadable: set[Path] = set()
     while queue:
         file, fmt = queue.pop(0)
-        if file in files:
+        if file in files or file in unreadable:
             continue
         display = _relpath(file, map_dir)
-        tree = parse_secure(file, display)
+        tree = _parse_referenced(file, display, file == map_file, warnings)
+        if tree is None:
+            unreadable.add(file)
+            continue
         sf = SourceFile(
             file=file,
             path=display,
@@ -455,16 +459,42 @@ def load(
         files[file] = sf
         for ref, target_fmt, el, attr in _references(sf, root_dir, warnings):
             if ref.file is not None:
-                if not ref.file.is_file():
-                    raise MissingTargetError(
-                        sf.path, el.sourceline, f"@{attr}='{el.get(attr)}' names a file that does not exist"
-                    )
-                queue.append((ref.file, target_fmt))
+                if ref.file.is_file():
+                    queue.append((ref.file, target_fmt))
+                elif ref.file not in unreadable:
+                    # DITA-OT reports a missing file once and builds without it (DOTX008E).
+                    unreadable.add(ref.file)
+                    warnings.append(_warning(
+                        sf, el, "missing-file",
+                        f"[DOTX008E] @{attr}='{el.get(attr)}' names a file that does not exist; "
+                        + ("the element is dropped" if attr == "conref" else "it is not exported"),
+                    ))
             if attr == "conref":
                 conrefs.append((sf, el, ref))
     docset = DocSet(root_dir=root_dir, map_dir=map_dir, root_map=files[map_file], files=files, warnings=warnings)
-    _check_conref_targets(docset, conrefs)
+    _check_conref_targets(docset, conrefs, warnings)
     return docset
+
+
+def _parse_referenced(file: Path, display: str, is_root: bool, warnings: list[ExportWarning]):
+    """The parsed file, or None for a referenced file that is not well-formed: DITA-OT reports it
+    (DOTJ013E) and builds without it. The root map, and anything unsafe, still stop the run."""
+    try:
+        return parse_secure(file, display)
+    except MissingTargetError as err:  # a file that exists but cannot be read
+        if is_root:
+            raise
+        warnings.append(ExportWarning(path=display, line=0, feature="missing-file",
+                                      message=f"[DOTX008E] {err.message}; the file is not exported"))
+        return None
+    except DitaSyntaxError as err:
+        if is_root:
+            raise
+        warnings.append(ExportWarning(
+            path=display, line=err.line or 0, feature="unreadable-file",
+            message=f"[DOTJ013E] {err.message}; the file is not exported",
+        ))
+        return None
 
 
 def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
@@ -506,18 +536,33 @@ def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):
         yield ref, fmt, el, "href"
 
 
-def _check_conref_targets(docset: DocSet, conrefs) -> None:
+def _check_conref_targets(docset: DocSet, conrefs, warnings: list[ExportWarning]) -> None:
+    """Warn about every conref whose target is not in the source at all (the builds drop the
+    referencing element, as DITA-OT does); a target some profile filters out is each build's concern."""
     for sf, el, ref in conrefs:
-        target = sf if ref.file is None else docset.files[ref.file]
+        target = sf if ref.file is None else docset.files.get(ref.file)
+        if target is None:
+            continue  # a missing or unreadable file: warned when it was reached
+        conref = el.get("conref")
         if not ref.fragment:
-            raise MissingTargetError(sf.path, el.sourceline, f"@conref='{el.get('conref')}' has no fragment identifier")
-        if find_fragment(target.root, ref.fragment, el) is None:
-            raise MissingTargetError(
-                sf.path, el.sourceline, f"@conref='{el.get('conref')}': no element with that id in {target.path}"
-            )
-        end = el.get("conrefend")
-        if end is not None:
-            end_ref = resolve_reference(sf.file, sf.path, el, "conrefend", end, docset.root_dir)
-            end_file = target if end_ref.file is None else docset.files.get(end_ref.file)
-            if end_file is None or not end_ref.fragment or find_fragment(end_file.root, end_ref.fragment, el) is None:
-                raise MissingTargetError(sf.path, el.sourceline, f"@conrefend='{end}' names no element")
+            warnings.append(_warning(
+                sf, el, "conref", f"[DOTX010E] @conref='{conref}' has no fragment identifier; the element is dropped"
+            ))
+        elif find_fragment(target.root, ref.fragment, el) is None:
+            warnings.append(_warning(
+                sf, el, "conref",
+                f"[DOTX010E] @conref='{conref}': no element with that id in {target.path}; the element is dropped",
+            ))
+        elif el.get("conrefend") is not None and not conrefend_exists(docset, sf, el, target):
+            warnings.append(_warning(
+                sf, el, "conrefend",
+                f"[DOTX071E] @conrefend='{el.get('conrefend')}' names no element; only the start is pulled",
+            ))
+
+
+def conrefend_exists(docset: DocSet, sf: SourceFile, el: etree._Element, target: SourceFile) -> bool:
+    """Whether the element a @conrefend names exists in its (unfiltered) file."""
+    end = el.get("conrefend")
+    end_ref = resolve_reference(sf.file, sf.path, el, "conrefend", end, docset.root_dir)
+    end_file = target if end_ref.file is None else docset.files.get(end_ref.file)
+    return end_file is not None and bool(end_ref.fragment) and find_fragment(end_file.root, end_ref.fragment, el) is not None

@@ -12,6 +12,7 @@ from lxml import etree
 from valid.dita import classes, conrefpush
 from valid.dita.loader import (
     XPATH_ATTR,
+    conrefend_exists,
     SourceFile,
     find_fragment,
     first_topic,
@@ -80,6 +81,9 @@ class ConrefStage:
         if found is None:
             return  # undefined conkeyref without fallback: element kept as authored (warned)
         target_sf, fragment = found
+        if target_sf is None:
+            remove(el)
+            return
         where = f"'{el.get('conref') or el.get('conkeyref')}'"
         if (target_sf.uri, fragment) in stack:
             self._warn(el, "conref", f"conref cycle through {where}; the element is dropped")
@@ -92,6 +96,9 @@ class ConrefStage:
         if fragment.startswith("./") and context_topic:
             fragment = f"{context_topic}/{fragment[2:]}"
         target = find_fragment(filtered, fragment) if filtered is not None else None
+        if target is None and find_fragment(target_sf.root, fragment, el) is None:
+            self._missing_target(el, target_sf, fragment)
+            return
         if target is None:
             self._warn(
                 el,
@@ -114,8 +121,22 @@ class ConrefStage:
         for r in results:
             self._resolve_element(r, [*stack, (target_sf.uri, fragment)])
 
+    def _missing_target(self, el: etree._Element, target_sf: SourceFile, fragment: str) -> None:
+        """A target that no build has (not in its file at all): DITA-OT drops the referencing
+        element (DOTX010E). The loader warned about a @conref; a @conkeyref is warned here, in
+        words that do not name the profile, so that every build's warning is one warning."""
+        if el.get("conkeyref") is not None:
+            self._warn(
+                el, "conkeyref",
+                f"[DOTX010E] @conkeyref='{el.get('conkeyref')}': no element '{fragment}' in {target_sf.path}; "
+                "the element is dropped",
+            )
+        remove(el)
+
     def _conref_target(self, el: etree._Element, source: SourceFile | None):
-        """(target file, fragment) for @conkeyref (falling back to @conref) or @conref."""
+        """(target file, fragment) for @conkeyref (falling back to @conref) or @conref; None to
+        keep the element as authored (an undefined key without @conref); (None, None) to drop it
+        (its file is missing or unreadable, warned when the doc set was loaded)."""
         conkeyref = el.get("conkeyref")
         if conkeyref is not None:
             key, _, element_id = conkeyref.partition("/")
@@ -132,7 +153,8 @@ class ConrefStage:
                     return sf, fragment
             if el.get("conref") is None:
                 self._warn(
-                    el, "conkeyref", f"key '{key}' is not defined in profile {self.name}; the element keeps its own content"
+                    el, "conkeyref",
+                    f"[DOTJ046E] key '{key}' is not defined in profile {self.name}; the element keeps its own content",
                 )
                 return None
         path, fragment = split_href(el.get("conref"))
@@ -144,7 +166,7 @@ class ConrefStage:
         else:
             target = source
         if target is None or not fragment:
-            return None
+            return None, None
         return target, fragment
 
     def _conref_range(self, el, start, target_sf: SourceFile, filtered):
@@ -159,6 +181,8 @@ class ConrefStage:
             siblings.append(sibling)
             if sibling.get("id") == end_id:
                 return siblings
+        if not conrefend_exists(self.docset, self.by_uri.get(el.get("xtrf")), el, target_sf):
+            return [start]  # no such element in any build: warned once when the doc set was loaded
         self._warn(
             el,
             "conrefend",

@@ -32,7 +32,7 @@ class KeyStage:
             definition = keyspace.scope_of(self.root_scope, el).keys.get(key)
             if definition is None:
                 if el.get("href") is None:
-                    self._warn(el, "keyref", f"key '{key}' is not defined in profile {self.name}; the topicref has no target")
+                    self._warn(el, "keyref", f"[DOTJ047I] key '{key}' is not defined in profile {self.name}; the topicref has no target")
                 continue
             if definition.get("href") is None:
                 continue
@@ -91,7 +91,7 @@ class KeyStage:
             definition = self.keys.get(key)
             if definition is None:
                 self._warn(
-                    el, "keyref", f"key '{key}' is not defined in profile {self.name}; the element keeps its fallback content"
+                    el, "keyref", f"[DOTJ047I] key '{key}' is not defined in profile {self.name}; the element keeps its fallback content"
                 )
                 continue
             empty = len(el) == 0 and not (el.text or "").strip()

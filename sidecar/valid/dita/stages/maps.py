@@ -12,7 +12,7 @@ from valid.dita import branches, classes
 from valid.dita.ditaval import Filter, read_ditaval
 from valid.dita.loader import SourceFile, has_url_scheme, is_external, reference_format, split_href
 from valid.dita.stages.jobdir import Output
-from valid.dita.stages.nodes import line_of, processing_role
+from valid.dita.stages.nodes import line_of, processing_role, remove
 from valid.errors import DitaError, DitavalError
 
 
@@ -40,6 +40,9 @@ class MapStage:
                 continue
             target = self._map_target(href)
             if target is None:
+                continue
+            if target not in self.docset.files:
+                remove(el)  # a missing submap (warned when loaded): DITA-OT drops the reference
                 continue
             if target in stack:
                 raise DitaError(sf.path, line_of(el), f"map reference cycle through '{href}'")
