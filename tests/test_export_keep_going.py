@@ -36,6 +36,7 @@ MAIN_PARAGRAPHS = {
     "undefined-conkeyref": "Own text of a conkeyref to an undefined key.",
     "conkeyref-missing-element": None,
     "bad-range": "Library paragraph one.",
+    "conkeyref-missing-file": None,
     "undefined-keyref": "Before fallback phrase after.",
 }
 
@@ -72,16 +73,16 @@ def _own_text(paragraph_id: str) -> str:
 
 
 def test_a_topicref_to_a_missing_file_is_a_warning_and_the_rest_is_exported(exported):
-    assert _warnings(exported, "missing-file")[0] == (
-        "root.ditamap:7: [DOTX008E] @href='topics/missing-topic.dita' names a file that does not exist; it is not exported"
-    )
+    assert (
+        "root.ditamap:8: [DOTX008E] @href='topics/missing-topic.dita' names a file that does not exist; it is not exported"
+    ) in _warnings(exported, "missing-file")
     ids = [c["id"] for c in exported[0][1:]]
     assert "topics/after.dita#after/body" in ids  # the topic after every missing one
     assert not any("missing-topic" in i for i in ids)
 
 
 def test_a_mapref_to_a_missing_map_is_a_warning(exported):
-    assert "root.ditamap:8: [DOTX008E] @href='missing-submap.ditamap' names a file that does not exist; it is not exported" in _warnings(exported, "missing-file")
+    assert "root.ditamap:9: [DOTX008E] @href='missing-submap.ditamap' names a file that does not exist; it is not exported" in _warnings(exported, "missing-file")
 
 
 def test_a_topic_that_is_not_well_formed_is_a_warning_and_not_exported(exported):
@@ -112,6 +113,12 @@ def test_a_conkeyref_to_a_missing_element_drops_the_referencing_element(exported
     assert _own_text("conkeyref-missing-element") not in _main_text(exported)
 
 
+def test_a_conkeyref_to_a_key_whose_file_is_missing_drops_the_referencing_element(exported):
+    assert "root.ditamap:6: [DOTX008E] @href='topics/gone-key.dita' names a file that does not exist; it is not exported" in _warnings(exported, "missing-file")
+    assert "topics/main.dita:13: [DOTX010E] @conkeyref='gonekey/p1': key 'gonekey' names a file that does not exist; the element is dropped" in _warnings(exported, "conkeyref")
+    assert _own_text("conkeyref-missing-file") not in _main_text(exported)
+
+
 def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
     assert _warnings(exported, "conrefend") == [
         "topics/main.dita:12: [DOTX071E] @conrefend='lib.dita#lib/nope' names no element; only the start is pulled"
@@ -121,7 +128,7 @@ def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
 
 
 def test_a_keyref_to_an_undefined_key_keeps_the_element_with_its_own_content(exported):
-    assert "topics/main.dita:13: [DOTJ047I] key 'undefined-key' is not defined in profile all; the element keeps its fallback content" in _warnings(exported, "keyref")
+    assert "topics/main.dita:14: [DOTJ047I] key 'undefined-key' is not defined in profile all; the element keeps its fallback content" in _warnings(exported, "keyref")
     assert "Before fallback phrase after." in _main_text(exported)
 
 
@@ -135,7 +142,7 @@ def test_one_run_lists_every_problem_in_a_summary_by_kind(exported):
     assert "by kind:" in output
     for kind in ("missing-file", "unreadable-file", "conref", "conkeyref", "conrefend", "keyref"):
         assert f"  {kind} " in output, kind
-    assert "(DOTX008E) root.ditamap:7, root.ditamap:8, topics/main.dita:9" in output
+    assert "(DOTX008E) root.ditamap:6, root.ditamap:8, root.ditamap:9" in output
 
 
 def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
@@ -146,8 +153,8 @@ def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     )
     assert result.exit_code == 2
     listed = [line for line in result.output.splitlines() if ": [DOT" in line]
-    assert len(listed) == 11  # every warning, not the first one
-    assert result.output.strip().splitlines()[-1].startswith("valid: error: 11 warning(s) with --strict")
+    assert len(listed) == 13  # every warning, not the first one
+    assert result.output.strip().splitlines()[-1].startswith("valid: error: 13 warning(s) with --strict")
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 

@@ -461,8 +461,9 @@ def load(
             if ref.file is not None:
                 if ref.file.is_file():
                     queue.append((ref.file, target_fmt))
-                elif ref.file not in unreadable:
-                    # DITA-OT reports a missing file once and builds without it (DOTX008E).
+                else:
+                    # DITA-OT reports a missing file (DOTX008E) and builds without it; every
+                    # reference is listed, since each one loses content.
                     unreadable.add(ref.file)
                     warnings.append(_warning(
                         sf, el, "missing-file",
@@ -541,9 +542,13 @@ def _check_conref_targets(docset: DocSet, conrefs, warnings: list[ExportWarning]
     referencing element, as DITA-OT does); a target some profile filters out is each build's concern."""
     for sf, el, ref in conrefs:
         target = sf if ref.file is None else docset.files.get(ref.file)
-        if target is None:
-            continue  # a missing or unreadable file: warned when it was reached
         conref = el.get("conref")
+        if target is None:
+            if ref.file.is_file():  # not well-formed (DOTJ013E, warned once for the file)
+                warnings.append(_warning(
+                    sf, el, "conref", f"[DOTX010E] @conref='{conref}': its file is not well-formed; the element is dropped"
+                ))
+            continue  # a missing file: warned where it is referenced
         if not ref.fragment:
             warnings.append(_warning(
                 sf, el, "conref", f"[DOTX010E] @conref='{conref}' has no fragment identifier; the element is dropped"

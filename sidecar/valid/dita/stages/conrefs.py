@@ -151,6 +151,15 @@ class ConrefStage:
                         topic_id = first.get("id") if first is not None else ""
                     fragment = f"{topic_id}/{element_id}" if element_id else topic_id
                     return sf, fragment
+                if file is not None:
+                    # The key names a file the doc set lacks (warned at its definition): DITA-OT
+                    # looks for the target there, finds none (DOTX010E) and drops the element.
+                    self._warn(
+                        el, "conkeyref",
+                        f"[DOTX010E] @conkeyref='{conkeyref}': key '{key}' names a file that does not exist; "
+                        "the element is dropped",
+                    )
+                    return None, None
             if el.get("conref") is None:
                 self._warn(
                     el, "conkeyref",
