@@ -3,9 +3,10 @@ construct what DITA-OT does; every problem is one warning with file:line and DIT
 
 The fixture (tests/fixtures/keep-going) holds one of each: a topicref and a mapref to missing files,
 a topic that is not well-formed, conrefs to a missing element and to a missing file, conkeyrefs to
-an undefined key and to a missing element, a conref range whose end is missing, a keyref to an
-undefined key. The first tests check VALID's export; the DITA-OT tests (DITA_HOME set) build the
-same fixture with `dita --format=dita` and check that DITA-OT keeps and drops the same elements.
+an undefined key, to a missing element and through a key whose file is missing, a conref push into
+a missing file, a conref range whose end is missing, a keyref to an undefined key. The first tests
+check VALID's export; the DITA-OT tests (DITA_HOME set) build the same fixture with
+`dita --format=dita` and check that DITA-OT keeps and drops the same elements.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ MAIN_PARAGRAPHS = {
     "conkeyref-missing-element": None,
     "bad-range": "Library paragraph one.",
     "conkeyref-missing-file": None,
+    "push-to-missing-file": "Own text of a push into a missing file.",
     "undefined-keyref": "Before fallback phrase after.",
 }
 
@@ -119,6 +121,11 @@ def test_a_conkeyref_to_a_key_whose_file_is_missing_drops_the_referencing_elemen
     assert _own_text("conkeyref-missing-file") not in _main_text(exported)
 
 
+def test_a_conref_push_into_a_missing_file_keeps_the_pushing_element_where_it_is(exported):
+    assert "topics/main.dita:14: [DOTX008E] @conref='gone-push.dita#gone/p1' names a file that does not exist; nothing is pushed" in _warnings(exported, "missing-file")
+    assert "Own text of a push into a missing file." in _main_text(exported)
+
+
 def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
     assert _warnings(exported, "conrefend") == [
         "topics/main.dita:12: [DOTX071E] @conrefend='lib.dita#lib/nope' names no element; only the start is pulled"
@@ -128,7 +135,7 @@ def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
 
 
 def test_a_keyref_to_an_undefined_key_keeps_the_element_with_its_own_content(exported):
-    assert "topics/main.dita:14: [DOTJ047I] key 'undefined-key' is not defined in profile all; the element keeps its fallback content" in _warnings(exported, "keyref")
+    assert "topics/main.dita:15: [DOTJ047I] key 'undefined-key' is not defined in profile all; the element keeps its fallback content" in _warnings(exported, "keyref")
     assert "Before fallback phrase after." in _main_text(exported)
 
 
@@ -153,8 +160,8 @@ def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     )
     assert result.exit_code == 2
     listed = [line for line in result.output.splitlines() if ": [DOT" in line]
-    assert len(listed) == 13  # every warning, not the first one
-    assert result.output.strip().splitlines()[-1].startswith("valid: error: 13 warning(s) with --strict")
+    assert len(listed) == 14  # every warning, not the first one
+    assert result.output.strip().splitlines()[-1].startswith("valid: error: 14 warning(s) with --strict")
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 

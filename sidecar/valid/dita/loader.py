@@ -468,13 +468,21 @@ def load(
                     warnings.append(_warning(
                         sf, el, "missing-file",
                         f"[DOTX008E] @{attr}='{el.get(attr)}' names a file that does not exist; "
-                        + ("the element is dropped" if attr == "conref" else "it is not exported"),
+                        + _what_is_lost(el, attr),
                     ))
             if attr == "conref":
                 conrefs.append((sf, el, ref))
     docset = DocSet(root_dir=root_dir, map_dir=map_dir, root_map=files[map_file], files=files, warnings=warnings)
     _check_conref_targets(docset, conrefs, warnings)
     return docset
+
+
+def _what_is_lost(el: etree._Element, attr: str) -> str:
+    if attr != "conref":
+        return "it is not exported"
+    if el.get("conaction") is not None:
+        return "nothing is pushed"  # the pushing element stays where it is
+    return "the element is dropped"
 
 
 def _parse_referenced(file: Path, display: str, is_root: bool, warnings: list[ExportWarning]):
@@ -541,6 +549,8 @@ def _check_conref_targets(docset: DocSet, conrefs, warnings: list[ExportWarning]
     """Warn about every conref whose target is not in the source at all (the builds drop the
     referencing element, as DITA-OT does); a target some profile filters out is each build's concern."""
     for sf, el, ref in conrefs:
+        if el.get("conaction") is not None:
+            continue  # conref push: each build reports a target it cannot push to
         target = sf if ref.file is None else docset.files.get(ref.file)
         conref = el.get("conref")
         if target is None:

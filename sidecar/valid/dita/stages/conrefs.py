@@ -46,6 +46,8 @@ class ConrefStage:
             for push in conrefpush.collect(filtered, warn):
                 path, fragment = split_href(push.target)
                 target_sf = self.docset.files.get(self.docset.resolve(sf.file.parent, unquote(path))) if path else sf
+                if target_sf is None:
+                    continue  # a file the doc set lacks: warned when it was loaded
                 target_root = self._filtered(target_sf) if target_sf is not None and fragment else None
                 target = find_fragment(target_root, fragment) if target_root is not None else None
                 if target is None or target.getparent() is None:
