@@ -105,7 +105,7 @@ def test_a_conref_to_a_missing_file_drops_the_referencing_element(exported):
 
 def test_a_conkeyref_to_an_undefined_key_keeps_the_element_with_its_own_content(exported):
     warnings = _warnings(exported, "conkeyref")
-    assert "topics/main.dita:10: [DOTJ046E] key 'nokey' is not defined in profile all; the element keeps its own content" in warnings
+    assert "topics/main.dita:10: [DOTJ046E] key 'nokey' is not defined in every profile; the element keeps its own content" in warnings
     assert _own_text("undefined-conkeyref") in _main_text(exported)
 
 
@@ -135,7 +135,7 @@ def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
 
 
 def test_a_keyref_to_an_undefined_key_keeps_the_element_with_its_own_content(exported):
-    assert "topics/main.dita:15: [DOTJ047I] key 'undefined-key' is not defined in profile all; the element keeps its fallback content" in _warnings(exported, "keyref")
+    assert "topics/main.dita:15: [DOTJ047I] key 'undefined-key' is not defined in every profile; the element keeps its fallback content" in _warnings(exported, "keyref")
     assert "Before fallback phrase after." in _main_text(exported)
 
 
@@ -152,6 +152,23 @@ def test_one_run_lists_every_problem_in_a_summary_by_kind(exported):
     assert "(DOTX008E) root.ditamap:6, root.ditamap:8, root.ditamap:9" in output
 
 
+def test_a_problem_every_build_reports_alike_is_one_warning(exported):
+    # The unfiltered build and profile `all` both miss key 'nokey': one warning, not one per build.
+    assert len(_warnings(exported, "conkeyref")) == 3 and len(_warnings(exported, "keyref")) == 1
+
+
+def test_a_problem_some_builds_report_names_those_profiles():
+    from valid.contracts import ExportWarning
+    from valid.exportwarnings import merge_profiles
+
+    def said(profile: str) -> ExportWarning:
+        return ExportWarning(path="t.dita", line=3, feature="keyref",
+                             message=f"key 'k' is not defined in profile {profile}; the element keeps its fallback content")
+    merged = merge_profiles([said("v5p"), said("_unfiltered"), said("v6e")], ["v5p", "v6e", "v7", "_unfiltered"])
+    assert [w.message for w in merged] == ["key 'k' is not defined in profiles v5p, v6e, _unfiltered; the element keeps its fallback content"]
+    assert merge_profiles([said("v5p")], ["v5p", "_unfiltered"]) == [said("v5p")]
+
+
 def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(
@@ -160,8 +177,8 @@ def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     )
     assert result.exit_code == 2
     listed = [line for line in result.output.splitlines() if ": [DOT" in line]
-    assert len(listed) == 14  # every warning, not the first one
-    assert result.output.strip().splitlines()[-1].startswith("valid: error: 14 warning(s) with --strict")
+    assert len(listed) == 12  # every warning, not the first one
+    assert result.output.strip().splitlines()[-1].startswith("valid: error: 12 warning(s) with --strict")
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
@@ -187,6 +204,19 @@ def test_valid_warnings_lists_an_exports_warnings_as_text_and_json(exported, tmp
     as_json = json.loads(CliRunner().invoke(main, ["warnings", str(export_file), "--format", "json"]).output)
     assert [w["id"] for w in as_json if w["feature"] == "unreadable-file"] == ["DOTJ013E"]
     assert len(as_json) == len(lines[0]["warnings"])
+
+
+def test_valid_init_reports_the_warnings_instead_of_failing(tmp_path):
+    out = tmp_path / "valid.toml"
+    result = CliRunner().invoke(main, ["init", str(ROOT_MAP), "-o", str(out), "--search", str(FIXTURE)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert out.is_file()
+    assert "warning(s) by kind:" in result.output
+    assert "(DOTX008E) root.ditamap:6, root.ditamap:8, root.ditamap:9, ..." in result.output
+    every = CliRunner().invoke(main, ["init", str(ROOT_MAP), "-o", str(out), "--search", str(FIXTURE), "--force",
+                                      "--warnings"], catch_exceptions=False)
+    assert "topics/broken.dita:7: unreadable-file: [DOTJ013E] malformed XML" in every.output
 
 
 # ----------------------------------------------------------------------------- DITA-OT 4.2.4

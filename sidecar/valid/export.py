@@ -39,6 +39,7 @@ from valid.dita.preprocess import UNFILTERED
 from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ConfigError, DitavalError, ExportContractError, StrictWarningsError, ValidError
 from valid.exportfile import parse_export
+from valid.exportwarnings import merge_profiles
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
 from valid.workers import BuildTask, Built, auto_jobs, build, build_group, pool, results, run_stylesheet, split
 
@@ -120,7 +121,8 @@ def export(
     work = Path(tempfile.mkdtemp(prefix="valid-export-"))
     try:
         pre = _preprocess(docset, chosen, ditavals, subject_scheme, work, workers, (map_path, root, catalog), say)
-        runs = _run_document_writer(work, docset, chosen, subject_scheme, header_attribute, _unique(pre.warnings))
+        warnings = _unique(merge_profiles(pre.warnings, [*names, UNFILTERED]))
+        runs = _run_document_writer(work, docset, chosen, subject_scheme, header_attribute, warnings)
         text, batches = _chunk_and_merge(pre, docset, runs, workers, names, (topics_per_run, builds_per_run), say)
         header, chunks = _checked_output(text, names, allow_empty)
         say("chunk and merge", max(batches, 1), max(batches, 1))

@@ -17,6 +17,8 @@ from valid.contracts import ExportWarning
 from valid.errors import OutputError
 
 _MESSAGE_ID = re.compile(r"^\[(DOT[A-Z]\d{3}[A-Z])\]\s*")
+# How each build names itself in its warnings (valid.dita.preprocess: "... in profile NAME; ...").
+_IN_PROFILE = re.compile(r" in profile ([A-Za-z0-9_][A-Za-z0-9_.-]*?)(?=[;:,]|\s|$)")
 
 FORMATS = ("text", "json")
 
@@ -29,6 +31,32 @@ def message_id(warning: ExportWarning) -> str | None:
 
 def where(warning: ExportWarning) -> str:
     return f"{warning.path}:{warning.line}" if warning.line else warning.path
+
+
+def merge_profiles(warnings: list[ExportWarning], builds: list[str]) -> list[ExportWarning]:
+    """One warning for a problem that several builds report alike: each build of the doc set (every
+    profile and the unfiltered one) reports an undefined key in its own words ("in profile v5p"),
+    so a key no build defines would be listed once per build. They become one warning that names
+    the builds ("in every profile" when all of them), at the place of the first."""
+    groups: dict[tuple, list[str]] = {}
+    first: dict[tuple, ExportWarning] = {}
+    for w in warnings:
+        found = _IN_PROFILE.search(w.message)
+        shape = _IN_PROFILE.sub(" in profile {}", w.message, count=1) if found else w.message
+        key = (w.path, w.line, w.feature, shape)
+        first.setdefault(key, w)
+        if found and found.group(1) not in groups.setdefault(key, []):
+            groups[key].append(found.group(1))
+    merged = []
+    for key, w in first.items():
+        names = groups.get(key, [])
+        if len(names) <= 1:
+            merged.append(w)
+            continue
+        every = set(names) >= set(builds)
+        said = " in every profile" if every else " in profiles " + ", ".join(n for n in builds if n in names)
+        merged.append(w.model_copy(update={"message": key[3].replace(" in profile {}", said, 1)}))
+    return merged
 
 
 def summary(warnings: list[ExportWarning], first: int = 3) -> str:

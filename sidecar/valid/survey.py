@@ -16,9 +16,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from valid.contracts import ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import FILTER_ATTRIBUTES, props_chains, read_ditaval
-from valid.dita.loader import load
+from valid.dita.loader import DocSet, load
 from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ValidError
 
@@ -44,11 +45,17 @@ class Survey:
     profiles: list[SurveyProfile]
     ditavals_seen: int
     schemes_seen: int
+    # What the doc set lacks or VALID does not support, as an export lists it (missing files, ...).
+    warnings: list[ExportWarning] = field(default_factory=list)
 
 
 def used_values(map_path: Path) -> dict[str, list[str]]:
     """Profiling attribute -> the values its maps and topics use (specialized @props included)."""
-    docset = load(map_path)
+    return values_in(load(map_path))
+
+
+def values_in(docset: DocSet) -> dict[str, list[str]]:
+    """Profiling attribute -> the values the loaded doc set's maps and topics use."""
     used: dict[str, list[str]] = {}
     for sf in docset.files.values():
         if classes.has_class(sf.root, classes.SUBJECT_SCHEME):
@@ -156,7 +163,13 @@ def survey(map_path: str | os.PathLike, search: str | os.PathLike) -> Survey:
     values stays for validation and lends its names to the suggested labels."""
     map_file = Path(map_path).resolve()
     search_dir = Path(search).resolve()
-    used = used_values(map_file)
+    docset = load(map_file)
+    survey = _survey(map_file, search_dir, values_in(docset))
+    survey.warnings = list(docset.warnings)
+    return survey
+
+
+def _survey(map_file: Path, search_dir: Path, used: dict[str, list[str]]) -> Survey:
     schemes = _schemes(search_dir)
     fit = _fitting_scheme(schemes, used)
     ditaval_profiles, ditavals_seen = _ditaval_profiles(search_dir, used)

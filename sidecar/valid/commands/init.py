@@ -16,7 +16,9 @@ from valid.errors import OutputError
 @click.option("--search", type=click.Path(file_okay=False), default=None,
               help="Directory searched for subject schemes and DITAVAL files (default: the output's directory).")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
-def init_command(map_path, out, search, force):
+@click.option("--warnings", "list_warnings", is_flag=True,
+              help="List every warning about the doc set (missing files, ...), not only the summary.")
+def init_command(map_path, out, search, force, list_warnings):
     """Write valid.toml for MAP: its profiles (a fitting subject scheme, else its DITAVALs), the
     attribute, labels (from the scheme, or suggested for a writer to confirm) and commented defaults.
 
@@ -36,6 +38,13 @@ def init_command(map_path, out, search, force):
     source = f"subject scheme {result.scheme.name} (@{result.attribute})" if result.attribute else "DITAVAL files"
     names = ", ".join(p.name for p in result.profiles) or "none"
     click.echo(f"wrote {target}: {len(result.profiles)} profile(s) from {source}: {names}")
+    if result.warnings:
+        from valid.exportwarnings import listing, summary
+
+        # The same report as valid export's: what the doc set lacks does not stop the survey.
+        click.echo(listing(result.warnings) if list_warnings else summary(result.warnings), err=True)
+        if not list_warnings:
+            click.echo("list them all: add --warnings", err=True)
 
 
 commands = [init_command]
