@@ -193,6 +193,19 @@ def test_strict_comes_from_valid_toml_too(tmp_path):
     assert not out.exists()
 
 
+def test_workers_keep_going_to_the_same_bytes(exported, tmp_path):
+    out = tmp_path / "parallel.jsonl"
+    result = CliRunner().invoke(
+        main, ["export", str(ROOT_MAP), "--profile", f"all={DITAVAL}", "--profile", f"again={DITAVAL}", "-o", str(out),
+               "--jobs", "2"], catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    serial = tmp_path / "serial.jsonl"
+    CliRunner().invoke(main, ["export", str(ROOT_MAP), "--profile", f"all={DITAVAL}", "--profile", f"again={DITAVAL}",
+                              "-o", str(serial), "--jobs", "1"], catch_exceptions=False)
+    assert out.read_bytes() == serial.read_bytes()
+
+
 def test_valid_warnings_lists_an_exports_warnings_as_text_and_json(exported, tmp_path):
     lines, _ = exported
     export_file = tmp_path / "e.jsonl"

@@ -11,7 +11,10 @@ use a URL scheme. Link targets (xref, link) are not loaded.
 Each loaded element gets what a DITA-OT 4.x map/topic reader would give it: `@class` from the
 grammar defaults (valid.dita.classes), the debug attributes `@xtrf`/`@xtrc`, and one attribute of
 VALID's own, `valid:xpath`, the element's positional path in its file. Anything VALID does not
-support is collected as a warning with file and line; nothing is dropped silently.
+support is collected as a warning with file and line; nothing is dropped silently. What DITA-OT
+reports and builds past (a referenced file that is missing or not well-formed, a conref target that
+does not exist) is a warning too, with DITA-OT's message id, and loading goes on without it; the
+root map itself must exist and parse, and anything unsafe is still refused.
 """
 
 from __future__ import annotations
