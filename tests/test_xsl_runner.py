@@ -92,6 +92,33 @@ def test_unreadable_temp_topic_is_an_error_naming_it(run):
         run_export(run)
 
 
+def _reference_a_topic_the_build_never_wrote(run: Path, listed: str) -> None:
+    """Every profile's map references topics/generated.dita, which no job holds; `listed` is its
+    line in each .job.xml (DITA-OT lists a source it could not load, DOTX008E, without @format)."""
+    for job in (run.parent / "jobs").iterdir():
+        map_file = next(job.glob("*.ditamap"))
+        text = map_file.read_text(encoding="utf-8")
+        close = text.rindex("</")
+        map_file.write_text(text[:close] + '<topicref class="- map/topicref " href="topics/generated.dita"/>'
+                            + text[close:], encoding="utf-8")
+        job_file = job / ".job.xml"
+        job_file.write_text(job_file.read_text(encoding="utf-8").replace("</files>", listed + "</files>"),
+                            encoding="utf-8")
+
+
+def test_a_topic_the_build_could_not_load_contributes_nothing(run):
+    # A doc set with a missing topic: DITA-OT reports it and builds the rest, and so does the stylesheet.
+    before = run_export(run)
+    _reference_a_topic_the_build_never_wrote(run, '<file uri="topics/generated.dita" path="topics/generated.dita"/>')
+    assert run_export(run) == before
+
+
+def test_a_topic_the_job_lists_as_written_but_is_missing_is_an_error(run):
+    _reference_a_topic_the_build_never_wrote(run, '<file uri="topics/generated.dita" format="dita"/>')
+    with pytest.raises(ExportContractError, match="cannot read temp file .*generated.dita"):
+        run_export(run)
+
+
 def test_not_a_run_document_is_an_error(tmp_path):
     document = tmp_path / "other.xml"
     document.write_text("<job/>", encoding="utf-8")
