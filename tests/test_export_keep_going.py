@@ -169,6 +169,20 @@ def test_a_problem_some_builds_report_names_those_profiles():
     assert merge_profiles([said("v5p")], ["v5p", "_unfiltered"]) == [said("v5p")]
 
 
+def test_the_summary_counts_each_kind_most_frequent_first_with_its_first_places():
+    from valid.contracts import ExportWarning
+    from valid.exportwarnings import summary
+
+    def w(feature: str, line: int, message: str = "x") -> ExportWarning:
+        return ExportWarning(path="t.dita", line=line, feature=feature, message=message)
+    text = summary([w("keyref", 1), w("missing-file", 2, "[DOTX008E] a"), w("missing-file", 3, "[DOTX008E] b"),
+                    w("missing-file", 4), w("missing-file", 5)], first=3)
+    lines = text.splitlines()
+    assert lines[0] == "5 warning(s) by kind:"
+    assert lines[1].split() == ["missing-file", "4", "(DOTX008E)", "t.dita:2,", "t.dita:3,", "t.dita:4,", "..."]
+    assert lines[2].split() == ["keyref", "1", "t.dita:1"]
+
+
 def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(

@@ -191,6 +191,19 @@ def test_a_missing_file_is_a_warning_naming_the_referencing_file_and_line(tmp_pa
     assert warning.message == "[DOTX008E] @href='gone.dita' names a file that does not exist; it is not exported"
 
 
+def test_a_conref_into_a_file_that_is_not_well_formed_is_a_warning_of_its_own(tmp_path):
+    write(
+        tmp_path,
+        {
+            "m.ditamap": '<map><topicref href="a.dita"/></map>',
+            "a.dita": '<topic id="a"><title>A</title>\n<body><p conref="lib.dita#lib/p"/></body></topic>',
+            "lib.dita": '<topic id="lib"><title>L</title><body><p id="p">x</body></topic>',
+        },
+    )
+    found = [(w.path, w.line, w.feature, w.message[:10]) for w in load(tmp_path / "m.ditamap").warnings]
+    assert found == [("lib.dita", 1, "unreadable-file", "[DOTJ013E]"), ("a.dita", 2, "conref", "[DOTX010E]")]
+
+
 def test_a_conref_to_a_missing_element_is_a_warning(tmp_path):
     write(
         tmp_path,
