@@ -4,7 +4,8 @@ construct what DITA-OT does; every problem is one warning with file:line and DIT
 The fixture (tests/fixtures/keep-going) holds one of each: a topicref and a mapref to missing files,
 a topic that is not well-formed, conrefs to a missing element and to a missing file, conkeyrefs to
 an undefined key, to a missing element and through a key whose file is missing, a conref push into
-a missing file, a conref range whose end is missing, a keyref to an undefined key. The first tests
+a missing file, conref pushes through keys (one whose file is missing), a conref range whose end is
+missing, a keyref to an undefined key. The first tests
 check VALID's export; the DITA-OT tests (DITA_HOME set) build the same fixture with
 `dita --format=dita` and check that DITA-OT keeps and drops the same elements.
 """
@@ -40,6 +41,13 @@ MAIN_PARAGRAPHS = {
     "conkeyref-missing-file": None,
     "push-to-missing-file": "Own text of a push into a missing file.",
     "undefined-keyref": "Before fallback phrase after.",
+    "pulls-pushed": None,  # its target, lib/p2, was replaced by a push through a key (topics/pusher.dita)
+}
+
+# The same for topics/pusher.dita: conref pushes through @conkeyref (DITA-OT resolves the key first).
+PUSHER_PARAGRAPHS = {
+    "push-key-missing-file": "Own text of a push through a key whose file is missing.",
+    "push-key-existing": "Pushed over library paragraph two.",
 }
 
 
@@ -126,6 +134,16 @@ def test_a_conref_push_into_a_missing_file_keeps_the_pushing_element_where_it_is
     assert "Own text of a push into a missing file." in _main_text(exported)
 
 
+def test_a_conref_push_through_a_key_replaces_its_target_and_stays_where_it_is(exported):
+    lines, _ = exported
+    [pusher] = [c for c in lines[1:] if c["id"] == "topics/pusher.dita#pusher/body"]
+    assert pusher["text"] == "\n\n".join(PUSHER_PARAGRAPHS.values())
+    # The replaced target is gone, so a conref to it drops the referencing element.
+    assert _own_text("pulls-pushed") not in _main_text(exported)
+    assert "Library paragraph two." not in _main_text(exported)
+    assert "topics/pusher.dita:6: [DOTX008E] conref push through @conkeyref='gonekey/p9': the key names a file that does not exist; nothing is pushed" in _warnings(exported, "missing-file")
+
+
 def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
     assert _warnings(exported, "conrefend") == [
         "topics/main.dita:12: [DOTX071E] @conrefend='lib.dita#lib/nope' names no element; only the start is pulled"
@@ -191,8 +209,8 @@ def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     )
     assert result.exit_code == 2
     listed = [line for line in result.output.splitlines() if ": [DOT" in line]
-    assert len(listed) == 12  # every warning, not the first one
-    assert result.output.strip().splitlines()[-1].startswith("valid: error: 12 warning(s) with --strict")
+    assert len(listed) == 14  # every warning, not the first one
+    assert result.output.strip().splitlines()[-1].startswith("valid: error: 14 warning(s) with --strict")
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
@@ -288,12 +306,23 @@ def test_dita_ot_keeps_and_drops_the_same_elements(dita_ot_build, exported, para
         assert expected in _main_text(exported)
 
 
+@pytest.mark.parametrize("paragraph_id", list(PUSHER_PARAGRAPHS))
+def test_dita_ot_pushes_through_keys_as_valid_does(dita_ot_build, exported, paragraph_id):
+    build, _ = dita_ot_build
+    pusher = etree.parse(str(build / "topics" / "pusher.dita"))
+    theirs = {p.get("id"): " ".join("".join(p.itertext()).split()) for p in pusher.iter("p")}
+    assert theirs.get(paragraph_id) == PUSHER_PARAGRAPHS[paragraph_id]
+    lines, _ = exported
+    [ours] = [c["text"] for c in lines[1:] if c["id"] == "topics/pusher.dita#pusher/body"]
+    assert PUSHER_PARAGRAPHS[paragraph_id] in ours
+
+
 def test_dita_ot_builds_without_the_missing_and_broken_topics_as_valid_does(dita_ot_build, exported):
     build, _ = dita_ot_build
     theirs = sorted(p.relative_to(build).as_posix() for p in build.rglob("*.dita"))
     ours = sorted({c["source"]["path"] for c in exported[0][1:]})
-    assert theirs == ["topics/after.dita", "topics/lib.dita", "topics/main.dita"]  # lib: a resource-only conref source
-    assert ours == ["topics/after.dita", "topics/main.dita"]
+    assert theirs == ["topics/after.dita", "topics/lib.dita", "topics/main.dita", "topics/pusher.dita"]  # lib: a resource-only conref source
+    assert ours == ["topics/after.dita", "topics/main.dita", "topics/pusher.dita"]
 
 
 def test_dita_ot_reports_the_same_message_ids(dita_ot_build, exported):

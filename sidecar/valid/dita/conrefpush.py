@@ -8,7 +8,8 @@ Pushes are read from each pushing topic as the profile filters it, in document o
   target;
 - a `mark` with @conref followed by a `pushafter` pushes that element after the target.
 
-The target is found in its file as the profile filters it (a target that is gone takes no push,
+A @conkeyref names the target through a key, as DITA-OT resolves it to a @conref first. The
+target is found in its file as the profile filters it (a target that is gone takes no push,
 warned). Pushed elements lose @conaction and @conref and keep their own @xtrf/@xtrc. In the pushing
 topic the pushed elements stay, without @conaction and @conref ("still rendered in the original
 context", conrefImpl.xsl), and marks are removed. Pushes are applied before conrefs are resolved
@@ -41,9 +42,15 @@ def has_pushes(root: etree._Element) -> bool:
     return any(isinstance(el.tag, str) and el.get("conaction") for el in root.iter())
 
 
-def collect(root: etree._Element, warn: Callable[[etree._Element, str], None]) -> list[Push]:
+def collect(
+    root: etree._Element,
+    warn: Callable[[etree._Element, str], None],
+    conref_of: Callable[[etree._Element], str | None] = lambda el: el.get("conref"),
+) -> list[Push]:
     """The pushes of one (filtered) topic, and the topic cleaned: marks removed, pushing
-    elements kept without @conaction/@conref."""
+    elements kept without @conaction/@conref/@conkeyref. `conref_of` gives an element's target as
+    a @conref value: DITA-OT turns a @conkeyref into one before it pushes (its keyref step runs
+    first), so the caller resolves keys; None when there is no target (the caller warns about a key)."""
     pushes: list[Push] = []
     before: list[etree._Element] = []
     mark_target: str | None = None
@@ -51,7 +58,7 @@ def collect(root: etree._Element, warn: Callable[[etree._Element, str], None]) -
         if not isinstance(el.tag, str) or el.get("conaction") is None:
             continue
         action = el.get("conaction").strip().lower()
-        conref = el.get("conref")
+        conref = conref_of(el)
         if action == "mark":
             if before and conref:
                 pushes.append(Push("pushbefore", conref, before, before[0]))
@@ -68,7 +75,8 @@ def collect(root: etree._Element, warn: Callable[[etree._Element, str], None]) -
                 mark_target = None
         elif action == "pushreplace":
             if not conref:
-                warn(el, "pushreplace without @conref; nothing is pushed")
+                if el.get("conkeyref") is None:  # an unresolved key is warned by conref_of
+                    warn(el, "pushreplace without @conref; nothing is pushed")
             else:
                 pushes.append(Push("pushreplace", conref, [el], el))
     if before:
@@ -103,7 +111,7 @@ def apply(push: Push, target: etree._Element, already_replaced: bool, warn: Call
 def _pushed(el: etree._Element, push: Push) -> etree._Element:
     result = copy.deepcopy(el)
     result.tail = None
-    for att in ("conaction", "conref"):
+    for att in ("conaction", "conref", "conkeyref"):
         result.attrib.pop(att, None)
     if push.action == "pushreplace" and result.get("id") is None:
         fragment = push.target.partition("#")[2]
@@ -119,5 +127,7 @@ def _clean(root: etree._Element) -> None:
             if el.getparent() is not None:
                 remove(el)
         else:
-            el.attrib.pop("conaction", None)
-            el.attrib.pop("conref", None)
+            # The pushing element stays with its own content; its @conkeyref names where it
+            # pushes, not what it pulls.
+            for att in ("conaction", "conref", "conkeyref"):
+                el.attrib.pop(att, None)

@@ -43,11 +43,18 @@ class ConrefStage:
             if filtered is None:
                 continue
             warn = lambda el, message: self._warn(el, "conaction", message)  # noqa: E731
-            for push in conrefpush.collect(filtered, warn):
+            through_keys: dict[str, str] = {}  # push target -> the @conkeyref it came from
+            for push in conrefpush.collect(filtered, warn, lambda el, sf=sf: self._push_target(el, sf, through_keys)):
                 path, fragment = split_href(push.target)
                 target_sf = self.docset.files.get(self.docset.resolve(sf.file.parent, unquote(path))) if path else sf
                 if target_sf is None:
-                    continue  # a file the doc set lacks: warned when it was loaded
+                    if push.target in through_keys:  # the loader saw no @conref to warn about
+                        self._warn(
+                            push.origin, "missing-file",
+                            f"[DOTX008E] conref push through @conkeyref='{through_keys[push.target]}': "
+                            "the key names a file that does not exist; nothing is pushed",
+                        )
+                    continue  # a @conref to a file the doc set lacks: warned when it was loaded
                 target_root = self._filtered(target_sf) if target_sf is not None and fragment else None
                 target = find_fragment(target_root, fragment) if target_root is not None else None
                 if target is None or target.getparent() is None:
@@ -56,6 +63,28 @@ class ConrefStage:
                 key = (target_sf.file, fragment)
                 if conrefpush.apply(push, target, key in replaced, warn):
                     replaced.add(key)
+
+    def _push_target(self, el: etree._Element, sf: SourceFile, through_keys: dict[str, str]) -> str | None:
+        """A pushing element's target as a @conref value relative to its file: its @conref, else
+        its @conkeyref through the root key scope (DITA-OT resolves keys before it pushes)."""
+        if el.get("conref") is not None or el.get("conkeyref") is None:
+            return el.get("conref")
+        key, _, element_id = el.get("conkeyref").partition("/")
+        definition = self.keys.get(key)
+        href = definition.get("href") if definition is not None else None
+        file = self._map_target(href) if href else None
+        if file is None:
+            self._warn(el, "conkeyref", f"[DOTJ046E] key '{key}' is not defined in profile {self.name}; nothing is pushed")
+            return None
+        topic_id = split_href(href)[1]
+        if topic_id is None:
+            loaded = self.docset.files.get(file)
+            first = first_topic(loaded.root) if loaded is not None else None
+            topic_id = first.get("id") if first is not None else ""
+        path = quote(self.docset.relative(file, sf.file.parent), safe="/-._~")
+        target = f"{path}#{topic_id}/{element_id}" if element_id else f"{path}#{topic_id}"
+        through_keys[target] = el.get("conkeyref")
+        return target
 
     def _resolve_conrefs(self, el: etree._Element, stack: list[tuple[str, str]]) -> None:
         for child in list(el):
@@ -105,7 +134,8 @@ class ConrefStage:
             self._warn(
                 el,
                 "conref",
-                f"conref target {where} is excluded in profile {self.name}; the referencing element is dropped",
+                f"[DOTX010E] conref target {where} is excluded (or replaced by a conref push) in profile {self.name}; "
+                "the referencing element is dropped",
             )
             remove(el)
             return
