@@ -12,8 +12,8 @@ from lxml import etree
 from valid.dita import classes, conrefpush
 from valid.dita.loader import (
     XPATH_ATTR,
-    conrefend_exists,
     SourceFile,
+    conrefend_exists,
     find_fragment,
     first_topic,
     has_url_scheme,
@@ -55,7 +55,7 @@ class ConrefStage:
                             "the key names a file that does not exist; nothing is pushed",
                         )
                     continue  # a @conref to a file the doc set lacks: warned when it was loaded
-                target_root = self._filtered(target_sf) if target_sf is not None and fragment else None
+                target_root = self._filtered(target_sf) if fragment else None
                 target = find_fragment(target_root, fragment) if target_root is not None else None
                 if target is None or target.getparent() is None:
                     warn(push.origin, f"conref push target '{push.target}' is missing or excluded in profile {self.name}; nothing is pushed")
