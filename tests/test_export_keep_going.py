@@ -5,7 +5,8 @@ The fixture (tests/fixtures/keep-going) holds one of each: a topicref and a mapr
 a topic that is not well-formed, conrefs to a missing element and to a missing file, conkeyrefs to
 an undefined key, to a missing element and through a key whose file is missing, a conref push into
 a missing file, conref pushes through keys (one whose file is missing), a conref range whose end is
-missing, a keyref to an undefined key. The first tests
+missing, a keyref to an undefined key, a topicref whose fragment names no topic, a link to a missing
+file. The first tests
 check VALID's export; the DITA-OT tests (DITA_HOME set) build the same fixture with
 `dita --format=dita` and check that DITA-OT keeps and drops the same elements.
 """
@@ -144,6 +145,20 @@ def test_a_conref_push_through_a_key_replaces_its_target_and_stays_where_it_is(e
     assert "topics/pusher.dita:6: [DOTX008E] conref push through @conkeyref='gonekey/p9': the key names a file that does not exist; nothing is pushed" in _warnings(exported, "missing-file")
 
 
+def test_a_topicref_whose_fragment_names_no_topic_exports_the_whole_file(exported):
+    assert _warnings(exported, "topicref-fragment") == [
+        "root.ditamap:13: [DOTX061W] @href='topics/frag.dita#nosuchtopic': the fragment names no topic in "
+        "topics/frag.dita; the whole file is exported"
+    ]
+    lines, _ = exported
+    [frag] = [c["text"] for c in lines[1:] if c["id"] == "topics/frag.dita#frag/body"]
+    assert frag.startswith("Referenced with a fragment naming no topic.")
+
+
+def test_a_link_to_a_missing_file_is_a_warning_at_the_link(exported):
+    assert "topics/frag.dita:7: [DOTX008E] a link to 'nowhere.dita' names a file that does not exist; the link has no target" in _warnings(exported, "missing-file")
+
+
 def test_a_conref_range_whose_end_is_missing_pulls_the_start_alone(exported):
     assert _warnings(exported, "conrefend") == [
         "topics/main.dita:12: [DOTX071E] @conrefend='lib.dita#lib/nope' names no element; only the start is pulled"
@@ -209,8 +224,8 @@ def test_strict_fails_after_listing_every_warning_and_writes_nothing(tmp_path):
     )
     assert result.exit_code == 2
     listed = [line for line in result.output.splitlines() if ": [DOT" in line]
-    assert len(listed) == 14  # every warning, not the first one
-    assert result.output.strip().splitlines()[-1].startswith("valid: error: 14 warning(s) with --strict")
+    assert len(listed) == 16  # every warning, not the first one
+    assert result.output.strip().splitlines()[-1].startswith("valid: error: 16 warning(s) with --strict")
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
@@ -321,8 +336,9 @@ def test_dita_ot_builds_without_the_missing_and_broken_topics_as_valid_does(dita
     build, _ = dita_ot_build
     theirs = sorted(p.relative_to(build).as_posix() for p in build.rglob("*.dita"))
     ours = sorted({c["source"]["path"] for c in exported[0][1:]})
-    assert theirs == ["topics/after.dita", "topics/lib.dita", "topics/main.dita", "topics/pusher.dita"]  # lib: a resource-only conref source
-    assert ours == ["topics/after.dita", "topics/main.dita", "topics/pusher.dita"]
+    assert theirs == ["topics/after.dita", "topics/frag.dita", "topics/lib.dita", "topics/main.dita",
+                      "topics/pusher.dita"]  # lib: a resource-only conref source
+    assert ours == ["topics/after.dita", "topics/frag.dita", "topics/main.dita", "topics/pusher.dita"]
 
 
 def test_dita_ot_reports_the_same_message_ids(dita_ot_build, exported):

@@ -436,6 +436,7 @@ def load(
     files: dict[Path, SourceFile] = {}
     queue: list[tuple[Path, str]] = [(map_file, "ditamap")]
     conrefs: list[tuple[SourceFile, etree._Element, Reference]] = []
+    topicrefs: list[tuple[SourceFile, etree._Element, Reference]] = []  # those with a fragment
     unreadable: set[Path] = set()
     while queue:
         file, fmt = queue.pop(0)
@@ -475,9 +476,25 @@ def load(
                     ))
             if attr == "conref":
                 conrefs.append((sf, el, ref))
+            elif ref.fragment and target_fmt == "dita":
+                topicrefs.append((sf, el, ref))
     docset = DocSet(root_dir=root_dir, map_dir=map_dir, root_map=files[map_file], files=files, warnings=warnings)
     _check_conref_targets(docset, conrefs, warnings)
+    _check_topicref_fragments(docset, topicrefs, warnings)
     return docset
+
+
+def _check_topicref_fragments(docset: DocSet, topicrefs, warnings: list[ExportWarning]) -> None:
+    """A topicref whose fragment names no topic of its file: DITA-OT warns (DOTX061W) and builds the
+    whole file, and so does the export."""
+    for sf, el, ref in topicrefs:
+        target = docset.files.get(ref.file)
+        if target is not None and _find_topic(target.root, ref.fragment) is None:
+            warnings.append(_warning(
+                sf, el, "topicref-fragment",
+                f"[DOTX061W] @href='{el.get('href')}': the fragment names no topic in {target.path}; "
+                "the whole file is exported",
+            ))
 
 
 def _what_is_lost(el: etree._Element, attr: str) -> str:

@@ -79,10 +79,17 @@ class LinkStage:
         return found
 
     def _warn_link_only_topics(self, links: list[tuple[Path, str, str, int]], written: set[Path]) -> None:
-        """Warn once per topic that a written file links to and the build does not write."""
+        """Warn once per topic that a written file links to and the build does not write, and at
+        every link to a file that does not exist (DITA-OT's DOTX008E: the link has no target)."""
         seen: set[Path] = set()
         for target, path, source, line in links:
             if target in written or target in seen:
+                continue
+            if target not in self.docset.files and not target.exists():
+                self.warnings.append(ExportWarning(
+                    path=source, line=line, feature="missing-file",
+                    message=f"[DOTX008E] a link to '{path}' names a file that does not exist; the link has no target",
+                ))
                 continue
             seen.add(target)
             message = (
