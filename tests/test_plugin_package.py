@@ -38,7 +38,8 @@ def test_ant_dist_builds_the_plugin_zip(dist):
     with zipfile.ZipFile(dist) as z:
         names = set(z.namelist())
     for required in ("plugin.xml", "build_valid-index.xml", "README.md", "xsl/valid-index.xsl",
-                     "xsl-plugin/plan.xsl", "xsl-plugin/check-values.xsl"):
+                     "xsl-plugin/plan.xsl", "xsl-plugin/check-values.xsl",
+                     "build_valid-html5.xml", "html5-ask-box-params.xml", "xsl-plugin/ask-box.xsl"):
         assert f"{jobs.PLUGIN_ID}/{required}" in names
 
 
@@ -83,18 +84,43 @@ def test_ant_clean_removes_build_and_dist(tmp_path):
 
 # ------------------------------------------------------------------- plugin.xml and the Ant file
 
-def _params() -> dict[str, ET.Element]:
+def _params(transtype: str = "valid-index") -> dict[str, ET.Element]:
     root = ET.parse(PLUGIN_SRC / "plugin.xml").getroot()
-    transtypes = root.findall("transtype")
-    assert [t.get("name") for t in transtypes] == ["valid-index"]
-    return {p.get("name"): p for p in transtypes[0].findall("param")}
+    transtypes = {t.get("name"): t for t in root.findall("transtype")}
+    assert list(transtypes) == ["valid-index", "valid-html5"]
+    return {p.get("name"): p for p in transtypes[transtype].findall("param")}
+
+
+def _all_params() -> dict[str, ET.Element]:
+    return _params("valid-index") | _params("valid-html5")
+
+
+# Each Ant file of the plugin, with the files it hands properties to (DITA-OT parameter files).
+ANT_FILES = {
+    "build_valid-index.xml": ("build_valid-index.xml",),
+    "build_valid-html5.xml": ("build_valid-html5.xml", "html5-ask-box-params.xml"),
+}
+
+
+def _ant_text(ant_file: str) -> str:
+    return "".join((PLUGIN_SRC / name).read_text() for name in ANT_FILES[ant_file])
 
 
 def test_plugin_xml_declares_the_transtype_and_every_param():
     root = ET.parse(PLUGIN_SRC / "plugin.xml").getroot()
     assert root.get("id") == jobs.PLUGIN_ID
-    assert [r.get("plugin") for r in root.findall("require")] == ["org.dita.base"]
-    assert [(f.get("extension"), f.get("file")) for f in root.findall("feature")] == [("ant.import", "build_valid-index.xml")]
+    assert [r.get("plugin") for r in root.findall("require")] == ["org.dita.base", "org.dita.html5"]
+    assert [(f.get("extension"), f.get("file")) for f in root.findall("feature")] == [
+        ("ant.import", "build_valid-index.xml"),
+        ("ant.import", "build_valid-html5.xml"),
+        ("dita.xsl.html5", "xsl-plugin/ask-box.xsl"),
+        ("dita.conductor.html5.param", "html5-ask-box-params.xml"),
+        ("dita.conductor.html5.toc.param", "html5-ask-box-params.xml"),
+    ]
+    html5 = root.find("transtype[@name='valid-html5']")
+    assert html5.get("extends") == "html5"
+    assert set(_params("valid-html5")) == {"valid.ask.url", "valid.ask.profile"}
+    assert all(p.get("type") == "string" and p.get("desc") for p in _params("valid-html5").values())
     params = _params()
     assert set(params) == {
         "valid.scheme", "valid.attribute", "valid.ditavals", "valid.output.name", "valid.index",
@@ -109,24 +135,25 @@ def test_plugin_xml_declares_the_transtype_and_every_param():
             assert len([v for v in p.findall("val") if v.get("default") == "true"]) == 1, name
 
 
-def test_every_valid_property_the_ant_file_reads_is_a_declared_param_or_set_inside_it():
-    text = (PLUGIN_SRC / "build_valid-index.xml").read_text()
+@pytest.mark.parametrize("ant_file", ANT_FILES)
+def test_every_valid_property_the_ant_file_reads_is_a_declared_param_or_set_inside_it(ant_file):
+    text = _ant_text(ant_file)
     read = set(re.findall(r"\$\{([^}]+)\}", text))
-    set_inside = set(re.findall(r'<(?:property|makeurl|checksum|condition|pathconvert|dirname|loadfile|local|tempfile)\b[^>]*?\b(?:name|property)="([^"]+)"', text))
+    set_inside = set(re.findall(r'<(?:property|makeurl|checksum|condition|pathconvert|dirname|loadfile|loadresource|local|tempfile)\b[^>]*?\b(?:name|property)="([^"]+)"', text))
     set_inside |= set(re.findall(r'(?:outputproperty|errorproperty|resultproperty)="([^"]+)"', text))
-    declared = set(_params())
+    declared = set(_all_params())
     for name in sorted(read):
         if name.startswith("valid."):
             assert name in declared or name in set_inside, name
 
 
-def test_every_property_the_ant_file_reads_is_documented():
+@pytest.mark.parametrize("ant_file", ANT_FILES)
+def test_every_property_the_ant_file_reads_is_documented(ant_file):
     documented = DOCS.read_text()
-    text = (PLUGIN_SRC / "build_valid-index.xml").read_text()
-    read = set(re.findall(r"\$\{([^}]+)\}", text))
+    read = set(re.findall(r"\$\{([^}]+)\}", _ant_text(ant_file)))
     missing = sorted(name for name in read if f"`{name}`" not in documented)
     assert not missing, f"not in docs/dita-ot.md: {missing}"
-    for name in _params():
+    for name in _all_params():
         assert f"`{name}`" in documented, name
 
 
