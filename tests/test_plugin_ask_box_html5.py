@@ -135,13 +135,13 @@ def test_valid_ask_profile_names_the_profile_when_the_ditaval_file_does_not(dita
 
 @pytest.mark.parametrize("args, message", [
     (["--filter", str(DITAVALS / "v5p.ditaval")], "valid-html5 needs valid.ask.url"),
-    (["--filter", str(DITAVALS / "v5p.ditaval"), "--valid.ask.url=javascript:alert(1)"],
-     "valid.ask.url must be an http:// or https:// URL"),
     (["--valid.ask.url=https://ask.example.com"], "does not know this build's profile"),
     (["--filter", os.pathsep.join(str(DITAVALS / f) for f in ("v5p.ditaval", "v6e.ditaval")),
       "--valid.ask.url=https://ask.example.com"], "presets the ask box to one profile"),
-], ids=["no-url", "not-a-url", "no-ditaval", "two-ditavals"])
+], ids=["no-url", "no-ditaval", "two-ditavals"])
 def test_a_valid_html5_build_without_one_profile_or_a_url_fails_in_one_line(dita_ot, tmp_path, args, message):
+    # The full list of refusals runs on plain Ant in test_plugin_ask_box_profile.py; these are
+    # the ones that depend on how the dita command passes --filter.
     run = _dita("--input", str(MAP), "--format", "valid-html5", "--output", str(tmp_path / "out"), *args)
     assert run.returncode != 0
     assert message in _output(run)
