@@ -41,6 +41,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT_S = 60
 
+pytestmark = pytest.mark.slow  # DITA-OT builds (about 40 s each) and a browser
+
 
 def _dita(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(Path(DITA_HOME) / "bin" / "dita"), *args], cwd=REPO,
