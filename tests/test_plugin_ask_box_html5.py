@@ -204,6 +204,8 @@ def test_a_question_in_the_box_of_a_v5p_page_gets_v5ps_answer_without_naming_it(
     try:
         _wait(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true",
               "the ask page in the box did not load the active release")
+        # the ask page took the profile from its URL (and found it among the release's profiles)
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-page-generation") == "v5p"
         assert browser.find_element(By.ID, "generation").get_attribute("value") == "v5p"
         question = browser.find_element(By.ID, "question")
         question.send_keys(QUESTION)
