@@ -62,3 +62,16 @@ def test_each_step_gets_the_page_of_every_build_its_answer_is_shown_for():
         "linux": "https://docs.example.com/linux/topics/run.html#run__cmd",
     }
     assert with_pages([folded], None)[0].steps[0].pages == {}
+
+
+def test_each_cited_cell_of_a_comparison_links_to_its_own_generations_page():
+    from valid.answer.citations import with_cell_pages
+    from valid.answer.models import Comparison, ComparisonCell, ComparisonRow
+
+    cells = [ComparisonCell(generation="windows", text="setx PATH", cite="topics/env.dita#env/win~windows"),
+             ComparisonCell(generation="linux", text="No counterpart.", cite=None, present=False)]
+    comparison = Comparison(kind="difference", generations=["windows", "linux"], labels=["Windows", "Linux"],
+                            summary="", rows=[ComparisonRow(kind="only", topic="Environment", cells=cells)])
+    paged = with_cell_pages(comparison, PublishedPages(template=TEMPLATE))
+    assert [c.page for c in paged.rows[0].cells] == ["https://docs.example.com/windows/topics/env.html#env__win", None]
+    assert with_cell_pages(comparison, None) is comparison

@@ -425,3 +425,19 @@ def test_the_reader_who_picked_a_build_is_sent_to_that_builds_published_page(bro
     link = browser.find_element(By.CSS_SELECTOR, "#result a.cite")
     assert link.get_attribute("href").startswith("https://docs.example.com/corvane/cli-1.1.0/cli/configuration.html#")
     assert "#" not in link.text
+
+
+def test_each_side_of_a_comparison_links_to_its_own_builds_published_page(browser, corvane):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, corvane)
+    ask_by_keyboard(browser, "How does the configuration file location differ between Corvane CLI 1.1.0 and "
+                             "Corvane CLI 2.3.0?")
+    wait_outcome_heading(browser, "Comparison of Corvane CLI 1.1.0 and Corvane CLI 2.3.0")
+    links = {td.get_attribute("data-generation"): td.find_element(By.CSS_SELECTOR, "a.cite")
+             for td in browser.find_elements(By.CSS_SELECTOR, "#result table.comparison td")
+             if td.find_elements(By.CSS_SELECTOR, "a.cite")}
+    assert set(links) == {"cli-1.1.0", "cli-2.3.0"}
+    for build, link in links.items():
+        assert link.get_attribute("href").startswith(f"https://docs.example.com/corvane/{build}/cli/")
+        assert "#" not in link.text and link.get_attribute("data-cite")

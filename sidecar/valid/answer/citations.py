@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from valid.answer.models import GenerationAnswer
+from valid.answer.models import Comparison, ComparisonCell, GenerationAnswer
 
 FIELDS = ("build", "path", "topic", "element", "fragment")
 # A local part made by the exporter for an element without @id: "<qname>-<count>", or "body".
@@ -100,6 +100,18 @@ def with_pages(answers: Sequence[GenerationAnswer], published: PublishedPages | 
                                        for s in a.steps]})
         for a in answers
     ]
+
+
+def with_cell_pages(comparison: Comparison | None, published: PublishedPages | None) -> Comparison | None:
+    """Each cited cell of a comparison with the published page of its own generation."""
+    if comparison is None or published is None:
+        return comparison
+
+    def paged(cell: ComparisonCell) -> ComparisonCell:
+        return cell.model_copy(update={"page": published.url(cell.generation, cell.cite)}) if cell.cite else cell
+
+    rows = [row.model_copy(update={"cells": [paged(c) for c in row.cells]}) for row in comparison.rows]
+    return comparison.model_copy(update={"rows": rows, "statements": [paged(c) for c in comparison.statements]})
 
 
 def crumbs_by_chunk(chunks: Sequence) -> Mapping[str, list[str]]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from valid.index.groups import Groups, build_groups, generation_names
 
+from valid.answer.citations import with_cell_pages
 from valid.answer.compare import (
     EDGE_DEPTH,
     MAX_ROWS,
@@ -243,7 +244,7 @@ def _answer_object(
         checks=checks,
         run=engine.run_record(written.calls, written.tokens_in, written.tokens_out, latency),
         release=engine.release_id,
-        comparison=comparison,
+        comparison=with_cell_pages(comparison, engine.published),  # cells link to the published pages
     )
 
 

@@ -87,6 +87,9 @@ class ComparisonCell(_Model):
     cite: str | None = Field(description="The chunk this side is taken from (in scope for this generation).")
     present: bool = Field(default=True, description="False: this generation's documentation has no counterpart.")
     available: bool | None = Field(default=None, description="In an availability row: is the subject available here?")
+    page: str | None = Field(
+        default=None, description="Where the cited text is published for this generation (the service's published_url)."
+    )
 
 
 class ComparisonRow(_Model):

@@ -271,7 +271,7 @@ function renderComparison(data, container) {
         td.append(el("span", { class: "cell-text", text: cell.text }));
         if (cell.values.length) td.append(el("p", { class: "values", text: t("values", { values: cell.values.join(t("list_comma")) }) }));
         if (cell.cite) {
-          td.append(" ", el("a", { class: "cite", href: sourceHref(cell.cite, g), "data-cite": cell.cite,
+          td.append(" ", el("a", { class: "cite", href: cell.page || sourceHref(cell.cite, g), "data-cite": cell.cite,
             "aria-label": t("source_for", { name: label(g), where: row.topic }) }, row.topic));
         }
       }
