@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from valid.index.groups import Groups, build_groups, generation_names
 
 from valid.answer.citations import with_cell_pages
+from valid.wording import fill
 from valid.answer.compare import (
     EDGE_DEPTH,
     MAX_ROWS,
@@ -89,7 +90,7 @@ def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResol
     stages["check"] = _ms(t)
     if not report.passed:
         # A computed comparison that fails its own checks is never shown: refuse instead.
-        comparison, refusal = None, _failed_checks_refusal(report)
+        comparison, refusal = None, _failed_checks_refusal(report, engine.words)
     degraded_reasons = _degraded_reasons(retrievals, written.note)
     latency = _ms(started)
     stages["total"] = latency
@@ -207,11 +208,11 @@ def _checks(report, revisions: int) -> dict:
     }
 
 
-def _failed_checks_refusal(report):
+def _failed_checks_refusal(report, words):
     from valid.answer.models import Refusal
 
-    reason = "The comparison could not be made to pass its checks: " + "; ".join(f.reason for f in report.failures[:3])
-    return Refusal(reason=reason, missing="content that states each generation's values in its own scope", gap_issue=None)
+    reason = words["refused_comparison_checks"] + "; ".join(f.reason for f in report.failures[:3])
+    return Refusal(reason=reason, missing=words["missing_comparison"], gap_issue=None)
 
 
 def _degraded_reasons(retrievals, writer_note: str | None) -> list[str]:
@@ -224,7 +225,7 @@ def _not_used(engine: "AnswerEngine", resolution: ScopeResolution, writer_note: 
     others = [engine._labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
     not_used = ""
     if others:
-        not_used = f"Content profiled only for {_join(others)}: not compared, excluded on purpose."
+        not_used = fill(engine.words["not_used_not_compared"], names=_join(others))
     if writer_note:
         not_used = (not_used + " " + writer_note).strip()
     return not_used

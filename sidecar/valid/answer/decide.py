@@ -393,7 +393,7 @@ class AnswerEngine:
         others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
         if others:
             run.not_used = (
-                f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+                fill(self.words["not_used_others"], names=_join(others))
             )
 
     def _answer_generation(self, run: _Ask, profile: str, about, words) -> _Attempts:
@@ -413,8 +413,8 @@ class AnswerEngine:
         if not retrieval.relevant:
             return _Attempts(
                 profile=profile,
-                refusal=f"nothing in scope for {self._labels[profile]} answers the question",
-                missing=f"{self._labels[profile]} content that answers: {run.question}",
+                refusal=fill(self.words["refused_not_relevant"], name=self._labels[profile]),
+                missing=fill(self.words["missing_answer"], names=self._labels[profile], question=run.question),
             )
         chunks = self._evidence(retrieval, also=found.extra)
         chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
@@ -493,13 +493,13 @@ class AnswerEngine:
         for attempt in range(1 + self.max_revisions):
             draft = self.generate(request, attempts, attempt, stages, progress)
             if draft.unavailable:
-                attempts.refusal = f"the answer model is unavailable ({draft.unavailable})"
-                attempts.missing = "an answer model (not a content gap)"
+                attempts.refusal = fill(self.words["refused_model_unavailable"], error=draft.unavailable)
+                attempts.missing = self.words["missing_model"]
                 attempts.content_gap = False
                 return attempts
             if not draft.error and not draft.steps:
-                attempts.refusal = f"the in-scope content for {_join(labels)} does not answer the question"
-                attempts.missing = f"{_join(labels)} content that answers: {question}"
+                attempts.refusal = fill(self.words["refused_no_answer"], names=_join(labels))
+                attempts.missing = fill(self.words["missing_answer"], names=_join(labels), question=question)
                 return attempts
             report = self.check(draft, request, attempts, attempt, stages, progress)
             if report.passed:
@@ -514,10 +514,10 @@ class AnswerEngine:
                 update={"previous": draft, "failures": report.failures, "attempt": attempt + 2}
             )
         attempts.refusal = (
-            f"the answer for {_join(labels)} still failed its checks after {self.max_revisions} revisions: "
+            fill(self.words["refused_checks"], names=_join(labels), n=str(self.max_revisions))
             + "; ".join(f.reason for f in attempts.reports[-1].failures[:3])
         )
-        attempts.missing = f"{_join(labels)} content that states this answer verbatim: {question}"
+        attempts.missing = fill(self.words["missing_verbatim"], names=_join(labels), question=question)
         return attempts
 
     def _unknown_refusal(self, question: str, resolution: ScopeResolution) -> tuple[Refusal, str | None]:
@@ -535,7 +535,7 @@ class AnswerEngine:
         )
         refusal = Refusal(
             reason=fill(self.words["refused_unknown"], names=names, known=known),
-            missing=f"documentation for {names}",
+            missing=fill(self.words["missing_documentation"], names=names),
             gap_issue=issue,
         )
         return refusal, issue
@@ -615,15 +615,16 @@ class AnswerEngine:
         if gone:
             # Not a gap a writer can fill: the release's own content says the thing was removed.
             term = gone[0]
-            refusal = f"'{term}' is not in {label}: its documentation says \"{found.gone[term]}\""
-            return _Attempts(profile=profile, refusal=refusal, missing=f"'{term}' in {label}", content_gap=False)
+            refusal = fill(self.words["refused_gone"], term=term, name=label, says=found.gone[term])
+            return _Attempts(profile=profile, refusal=refusal, missing=fill(self.words["missing_term"], term=term, name=label),
+                             content_gap=False)
         terms = ", ".join(f"'{term}'" for term in found.missing)
-        refusal = f"the {label} documentation does not mention {terms}"
+        refusal = fill(self.words["refused_not_mentioned"], name=label, terms=terms)
         elsewhere = sorted({p for term in found.missing for p in found.elsewhere.get(term, [])}, key=self._order.get)
         if elsewhere:
             # Names only: the other generations' text is never shown.
-            refusal += f" (it appears only in content for {_join([self._labels[p] for p in elsewhere])})"
-        return _Attempts(profile=profile, refusal=refusal, missing=f"{label} content about {terms}")
+            refusal += fill(self.words["refused_elsewhere"], names=_join([self._labels[p] for p in elsewhere]))
+        return _Attempts(profile=profile, refusal=refusal, missing=fill(self.words["missing_about"], name=label, terms=terms))
 
     # -- refusals and gap issues ---------------------------------------------------------------
     def _refusal(self, question, refused: list[_Attempts], retrievals) -> tuple[Refusal, str | None]:
