@@ -152,3 +152,23 @@ def test_a_subset_with_only_element_declarations_and_comments_is_accepted(tmp_pa
         "<!ATTLIST x a CDATA 'v>w'>\n<?pi x?>\n]>\n<topic id='t'><title>T</title></topic>",
     )
     assert root.find("title").text == "T"
+
+
+def test_every_undeclared_entity_on_a_line_is_reported_at_that_line(tmp_path):
+    # Without an internal subset, and after one whose declared entity is expanded on the same line.
+    docset, root = load_topic(
+        tmp_path,
+        '<!DOCTYPE topic PUBLIC "-//OASIS//DTD DITA Topic//EN" "topic.dtd">\n'
+        '<topic id="t"><title>T</title>\n<body>\n<p>a&nbsp;b&reg;c&copy;</p>\n<p>&mdash;</p></body></topic>',
+    )
+    assert root.find("body/p").text == "a\u00a0b\u00aec\u00a9"
+    assert [(w.line, w.message.split()[2]) for w in docset.warnings] == [
+        (4, "&nbsp;"), (4, "&reg;"), (4, "&copy;"), (5, "&mdash;")
+    ]
+    docset, root = load_topic(
+        tmp_path,
+        VERSIONS + '<topic id="t"><title>T&PRODUCT_MAJOR;&nbsp;&reg;</title>\n<body>\n<p>&prodname;&tm;&copy;x</p></body></topic>',
+    )
+    assert root.find("title").text == "T28\u00a0\u00ae"
+    assert [(w.line, w.message.split()[2]) for w in docset.warnings] == [(8, "&nbsp;"), (8, "&reg;"), (10, "&copy;")]
+    assert root.find("body/p/ph").sourceline == 10  # a declared entity's markup after another on its line

@@ -76,7 +76,7 @@ def parse_ditaval(data: bytes, name: str) -> Ditaval:
     from valid.dita.loader import parse_bytes  # the same secure parser as for DITA content
 
     try:
-        root = parse_bytes(data, name).getroot()
+        root = parse_bytes(data, name).tree.getroot()
     except DitaError as err:
         raise DitavalError(str(err)) from None
     if root.tag != "val":

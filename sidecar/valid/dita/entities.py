@@ -264,8 +264,12 @@ def expand(root: etree._Element, entities: InternalEntities, display: str) -> No
     """Replace each reference to a declared entity by its parsed replacement text, in place."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     fragments: dict[str, etree._Element] = {}
-    for ent in [e for e in root.iter() if isinstance(e, etree._Entity) and e.name in entities.declarations]:
-        line = ent.sourceline or 0
+    # Lines first: lxml derives an entity reference's line from its neighbours, and the text nodes a
+    # replacement rewrites have none, so a later reference in the same text would read line 0.
+    references = [
+        (e, e.sourceline or 0) for e in root.iter() if isinstance(e, etree._Entity) and e.name in entities.declarations
+    ]
+    for ent, line in references:
         if ent.name not in fragments:
             data = _FRAGMENT_PROLOG + entities.text(ent.name).encode("utf-8") + b"</v>"
             try:

@@ -133,7 +133,22 @@ def _parser() -> etree.XMLParser:
     )
 
 
-def parse_secure(file: Path, display: str) -> etree._ElementTree:
+@dataclass(frozen=True)
+class UndeclaredEntity:
+    """A reference to an entity no DTD is read for, already replaced in the tree."""
+
+    name: str
+    line: int
+    replacement: str  # the HTML character of that name, or "" when it was dropped
+
+
+@dataclass(frozen=True)
+class Parsed:
+    tree: etree._ElementTree
+    undeclared: tuple[UndeclaredEntity, ...]
+
+
+def parse_secure(file: Path, display: str) -> Parsed:
     """Parse one XML file without resolving entities, loading DTDs or touching the network.
 
     Raises UnsafeReferenceError for an entity that is not internal or is over a bound,
@@ -146,7 +161,7 @@ def parse_secure(file: Path, display: str) -> etree._ElementTree:
     return parse_bytes(data, display, base_url=file_uri(file))
 
 
-def parse_bytes(data: bytes, display: str, base_url: str | None = None) -> etree._ElementTree:
+def parse_bytes(data: bytes, display: str, base_url: str | None = None) -> Parsed:
     # The internal subset is checked before the parser sees the file, so nothing an entity names is
     # ever read and no expansion runs past its bounds (valid.dita.entities).
     internal = entities.read(data, display)
@@ -157,9 +172,28 @@ def parse_bytes(data: bytes, display: str, base_url: str | None = None) -> etree
         raise DitaSyntaxError(display, line, f"malformed XML: {_syntax_message(err)}") from None
     tree = root.getroottree()
     _check_parsed_entities(tree, internal, display)
+    # Lines before any text changes: lxml derives an entity reference's line from its neighbouring
+    # text, which every replacement rewrites (without a line).
+    lines = {e: e.sourceline or 0 for e in root.iter() if isinstance(e, etree._Entity)}
     if internal is not None:
         entities.expand(root, internal, display)
-    return tree
+    undeclared = [e for e in root.iter() if isinstance(e, etree._Entity)]  # also any inside expanded text
+    return Parsed(tree, tuple(_replace_undeclared(e, lines.get(e, e.sourceline or 0)) for e in undeclared))
+
+
+def _replace_undeclared(ent: etree._Entity, line: int) -> UndeclaredEntity:
+    # With no DTD, a named entity such as &nbsp; stays a reference; writing it back would make the
+    # job file unparseable. Use the HTML character of that name when there is one, else drop it.
+    char = html.entities.html5.get(f"{ent.name};", "")
+    parent = ent.getparent()
+    text = char + (ent.tail or "")
+    prev = ent.getprevious()
+    if prev is not None:
+        prev.tail = (prev.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+    parent.remove(ent)
+    return UndeclaredEntity(ent.name, line, char)
 
 
 def _check_parsed_entities(tree: etree._ElementTree, internal, display: str) -> None:
@@ -194,8 +228,6 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | N
     root = _with_valid_namespace(sf)
     counts: dict[str, int] = {}
     unknown: dict[str, list[int]] = {}
-    for ent in [e for e in root.iter() if isinstance(e, etree._Entity)]:
-        _replace_entity(ent, sf, warnings)
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue  # comments and processing instructions
@@ -258,28 +290,14 @@ def _in_foreign(el: etree._Element) -> bool:
     return False
 
 
-def _replace_entity(ent: etree._Entity, sf: SourceFile, warnings: list[ExportWarning]) -> None:
-    # With no DTD, a named entity such as &nbsp; stays a reference; writing it back would make the
-    # job file unparseable. Use the HTML character of that name when there is one, else drop it.
-    name = ent.name
-    char = html.entities.html5.get(f"{name};", "")
-    warnings.append(
-        ExportWarning(
-            path=sf.path,
-            line=ent.sourceline or 0,
-            feature="entity",
-            message=f"entity reference &{name}; is not declared (no DTD is read); "
-            + (f"replaced by U+{ord(char[0]):04X}" if char else "dropped"),
-        )
+def undeclared_entity_warning(path: str, ent: UndeclaredEntity) -> ExportWarning:
+    what = f"replaced by U+{ord(ent.replacement[0]):04X}" if ent.replacement else "dropped"
+    return ExportWarning(
+        path=path,
+        line=ent.line,
+        feature="entity",
+        message=f"entity reference &{ent.name}; is not declared (no DTD is read); {what}",
     )
-    parent = ent.getparent()
-    text = char + (ent.tail or "")
-    prev = ent.getprevious()
-    if prev is not None:
-        prev.tail = (prev.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-    parent.remove(ent)
 
 
 def _add_xpaths(root: etree._Element) -> None:
@@ -443,8 +461,8 @@ def load(
         if file in files or file in unreadable:
             continue
         display = _relpath(file, map_dir)
-        tree = _parse_referenced(file, display, file == map_file, warnings)
-        if tree is None:
+        parsed = _parse_referenced(file, display, file == map_file, warnings)
+        if parsed is None:
             unreadable.add(file)
             continue
         sf = SourceFile(
@@ -453,12 +471,13 @@ def load(
             job_uri=_relpath(file, root_dir),
             uri=file_uri(file),
             format=fmt,
-            tree=tree,
+            tree=parsed.tree,
         )
-        grammar, why_not = grammars.for_tree(tree, file)
+        grammar, why_not = grammars.for_tree(parsed.tree, file)
         if why_not is not None and why_not not in grammar_warned:
             grammar_warned.add(why_not)  # once per grammar, at the first file that names it
             warnings.append(ExportWarning(path=display, line=1, feature="grammar", message=why_not))
+        warnings.extend(undeclared_entity_warning(display, ent) for ent in parsed.undeclared)
         annotate(sf, warnings, grammar)
         files[file] = sf
         for ref, target_fmt, el, attr in _references(sf, root_dir, warnings):
@@ -505,7 +524,7 @@ def _what_is_lost(el: etree._Element, attr: str) -> str:
     return "the element is dropped"
 
 
-def _parse_referenced(file: Path, display: str, is_root: bool, warnings: list[ExportWarning]):
+def _parse_referenced(file: Path, display: str, is_root: bool, warnings: list[ExportWarning]) -> "Parsed | None":
     """The parsed file, or None for a referenced file that is not well-formed: DITA-OT reports it
     (DOTJ013E) and builds without it. The root map, and anything unsafe, still stop the run."""
     try:

@@ -263,7 +263,7 @@ class _Reader:
             return None
         self.read_files.add(file)
         display = os.path.relpath(file, self.root_dir)
-        tree = parse_secure(file, display)
+        tree = parse_secure(file, display).tree
         sf = SourceFile(file=file, path=display, job_uri=display, uri=file_uri(file), format="ditamap", tree=tree)
         annotate(sf, [])
         if not classes.has_class(sf.root, classes.SUBJECT_SCHEME) and not classes.has_class(sf.root, classes.MAP):
