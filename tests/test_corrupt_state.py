@@ -53,8 +53,14 @@ def valid(*args: str, state: Path) -> subprocess.Popen:
 
 
 def run_all(commands: dict[str, subprocess.Popen]) -> dict[str, tuple[int, str, str]]:
-    """Wait for processes started together (they run side by side)."""
-    return {name: (p.wait(120), p.stdout.read(), p.stderr.read()) for name, p in commands.items()}
+    """Wait for processes started together (they run side by side); none outlives the test."""
+    try:
+        return {name: (p.wait(120), p.stdout.read(), p.stderr.read()) for name, p in commands.items()}
+    finally:
+        for p in commands.values():
+            if p.poll() is None:  # a server that started on damaged state: the test fails, it must not linger
+                p.kill()
+                p.wait()
 
 
 def assert_one_line_failure(name: str, result: tuple[int, str, str], *words: str) -> None:
@@ -99,6 +105,57 @@ def tamper_chunk_json_scope(path: Path, profile: str) -> None:
     db.execute("UPDATE chunks SET json = ? WHERE rowid = ?", (json.dumps(chunk), rowid))
     db.commit()
     db.close()
+
+
+def change_a_value_in_chunk_json(path: Path) -> None:
+    """The served text says another number; the stored digest of the text is left as built."""
+    db = sqlite3.connect(path)
+    for rowid, text in db.execute("SELECT rowid, json FROM chunks ORDER BY rowid").fetchall():
+        chunk = json.loads(text)
+        digit = next((ch for ch in chunk["text"] if ch.isdigit()), None)
+        if digit is not None:
+            chunk["text"] = chunk["text"].replace(digit, str((int(digit) + 1) % 10), 1)
+            db.execute("UPDATE chunks SET json = ? WHERE rowid = ?", (json.dumps(chunk), rowid))
+            break
+    db.commit()
+    db.close()
+
+
+def change_the_searched_text(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("UPDATE chunks_fts SET text = text || ' tampered' WHERE rowid = 1")
+    db.commit()
+    db.close()
+
+
+def move_a_chunk_into_scope_everywhere(path: Path, profile: str) -> None:
+    """Scope column and chunk JSON changed alike (they agree), one chunk out for one in: counts kept."""
+    db = sqlite3.connect(path)
+    column = f'"in_{profile}"'
+    for wanted in (0, 1):
+        rowid, text = db.execute(f"SELECT rowid, json FROM chunks WHERE {column} = ? LIMIT 1", (wanted,)).fetchone()
+        chunk = json.loads(text)
+        chunk["scope"][profile] = not wanted
+        db.execute(f"UPDATE chunks SET json = ?, {column} = ? WHERE rowid = ?", (json.dumps(chunk), 1 - wanted, rowid))
+    db.commit()
+    db.close()
+
+
+def delete_a_row_and_its_counts(state: Path, release_id: str) -> None:
+    """A chunk is deleted from both FTS5 tables and the manifest's counts are made to agree."""
+    directory = release_dir(state, release_id)
+    db = sqlite3.connect(directory / "fts.sqlite")
+    manifest = json.loads((directory / "release.json").read_text())
+    profiles = manifest["identity"]["export"]["profiles"]
+    row = db.execute(f"SELECT rowid, {', '.join(f'in_{p}' for p in profiles)} FROM chunks ORDER BY rowid DESC LIMIT 1").fetchone()
+    db.execute("DELETE FROM chunks WHERE rowid = ?", (row[0],))
+    db.execute("DELETE FROM chunks_fts WHERE rowid = ?", (row[0],))
+    db.commit()
+    db.close()
+    manifest["operational"]["chunks"] -= 1
+    for profile, inside in zip(profiles, row[1:]):
+        manifest["operational"]["per_profile"][profile] -= inside
+    (directory / "release.json").write_text(json.dumps(manifest))
 
 
 def flip_two_scopes_chroma(state: Path, release_id: str, profile: str) -> None:
@@ -150,6 +207,14 @@ RELEASE_DAMAGE = {  # name -> (damage(state, release_id), a word the error names
     "fts.sqlite chunk JSON scope tampered": (
         lambda s, r: tamper_chunk_json_scope(release_dir(s, r) / "fts.sqlite", "tpu7x"), "disagrees"
     ),
+    "fts.sqlite chunk text changed, its digest kept": (
+        lambda s, r: change_a_value_in_chunk_json(release_dir(s, r) / "fts.sqlite"), "chunk"
+    ),
+    "fts.sqlite searched text changed": (lambda s, r: change_the_searched_text(release_dir(s, r) / "fts.sqlite"), "chunk"),
+    "fts.sqlite scope changed in column and JSON alike, counts kept": (
+        lambda s, r: move_a_chunk_into_scope_everywhere(release_dir(s, r) / "fts.sqlite", "tpu7x"), "digest"
+    ),
+    "fts.sqlite row deleted, release.json counts adjusted": (delete_a_row_and_its_counts, "digest"),
     "Chroma's database is not a database": (lambda s, r: garbage(s / "chroma" / "chroma.sqlite3"), "Chroma"),
     "Chroma's collection is gone": (lambda s, r: shutil.rmtree(s / "chroma"), "Chroma"),
     "Chroma scope metadata tampered, counts kept": (

@@ -225,7 +225,7 @@ def _build(
     staging.mkdir(parents=True)
     try:
         mark = time.perf_counter()
-        fts.build(staging / "fts.sqlite", export.chunks, profiles, identity.bm25.settings)
+        stored = fts.build(staging / "fts.sqlite", export.chunks, profiles, identity.bm25.settings)
         timings["fts"] = time.perf_counter() - mark
 
         mark = time.perf_counter()
@@ -261,6 +261,7 @@ def _build(
                 chunks=len(export.chunks),
                 per_profile={p: sum(1 for c in export.chunks if c.scope[p]) for p in profiles},
                 content_digest=scope_digest((c.id, c.digest, [c.scope[p] for p in profiles]) for c in export.chunks),
+                stored_digest=stored,
             ),
         )
         atomic_write(staging / "export-header.json", export.header.model_dump_json(indent=2).encode() + b"\n")

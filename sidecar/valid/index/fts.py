@@ -8,6 +8,7 @@ scope. User text never reaches FTS5 syntax: every whitespace-separated token is 
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from pathlib import Path
@@ -48,7 +49,9 @@ def column(profile: str) -> str:
     return '"in_' + profile.replace('"', '""') + '"'
 
 
-def build(path: Path, chunks: Sequence[Chunk], profiles: Sequence[str], settings: Bm25Settings) -> None:
+def build(path: Path, chunks: Sequence[Chunk], profiles: Sequence[str], settings: Bm25Settings) -> str:
+    """Write the release's FTS5 file; returns the stored-content digest of what it wrote (stored_digest)."""
+    rows = [_stored_row(c, profiles) for c in chunks]
     db = sqlite3.connect(path)
     try:
         scope_columns = ", ".join(f"{column(p)} INTEGER NOT NULL" for p in profiles)
@@ -63,30 +66,53 @@ def build(path: Path, chunks: Sequence[Chunk], profiles: Sequence[str], settings
         marks = ", ".join("?" * (9 + len(profiles)))
         db.executemany(
             f"INSERT INTO chunks VALUES ({marks})",
-            (
-                (
-                    n,
-                    c.id,
-                    c.source.path,
-                    c.topic_id,
-                    c.title,
-                    c.type,
-                    c.scope_origin,
-                    c.digest,
-                    c.model_dump_json(),
-                    *(1 if c.scope[p] else 0 for p in profiles),
-                )
-                for n, c in enumerate(chunks, start=1)
-            ),
+            ((n, *row[:_CHUNK_FIELDS], *row[_CHUNK_FIELDS + 3 :]) for n, row in enumerate(rows, start=1)),
         )
         db.executemany(
             "INSERT INTO chunks_fts (rowid, title, text, split) VALUES (?, ?, ?, ?)",
-            ((n, c.title, c.text, split_column(c.title, c.text)) for n, c in enumerate(chunks, start=1)),
+            ((n, *row[_CHUNK_FIELDS : _CHUNK_FIELDS + 3]) for n, row in enumerate(rows, start=1)),
         )
         db.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
         db.commit()
     finally:
         db.close()
+    return _digest(rows)
+
+
+# -- the stored-content digest ---------------------------------------------------------------
+# Every value a reader can be served or searched by, as stored: the chunks row (id, path, topic,
+# title, type, scope origin, text digest, the chunk JSON answers are read from), the FTS5 row
+# (title, text, split) and the scope columns, in rowid (export) order. Built from the chunks at
+# build time and recomputed from the file at every open, so any edit after the build -- a changed
+# value with its digest left as built, a moved scope, a deleted row -- fails the open.
+_CHUNK_FIELDS = 8
+_STORED_SQL = (
+    "SELECT c.id, c.path, c.topic_id, c.title, c.type, c.scope_origin, c.digest, c.json,"
+    " f.title, f.text, f.split, {scope} FROM chunks c LEFT JOIN chunks_fts f ON f.rowid = c.rowid ORDER BY c.rowid"
+)
+
+
+def _stored_row(c: Chunk, profiles: Sequence[str]) -> tuple:
+    return (
+        c.id, c.source.path, c.topic_id, c.title, c.type, c.scope_origin, c.digest, c.model_dump_json(),
+        c.title, c.text, split_column(c.title, c.text),
+        *(1 if c.scope[p] else 0 for p in profiles),
+    )
+
+
+def stored_digest(db: sqlite3.Connection, profiles: Sequence[str]) -> str:
+    """The stored-content digest recomputed from an FTS5 file (see build)."""
+    scope = ", ".join(f"c.{column(p)}" for p in profiles)
+    return _digest(db.execute(_STORED_SQL.format(scope=scope)))
+
+
+def _digest(rows) -> str:
+    digest = hashlib.sha256()
+    for row in rows:
+        # Length-prefixed fields: no value can shift into its neighbour; NULL (a missing FTS5 row) is its own mark.
+        digest.update("".join("\x00" if v is None else f"{len(str(v))}:{v}" for v in row).encode("utf-8"))
+        digest.update(b"\x1e")
+    return digest.hexdigest()
 
 
 def connect_readonly(path: Path) -> sqlite3.Connection:

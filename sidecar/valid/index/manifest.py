@@ -127,6 +127,11 @@ class Operational(_Frozen):
         default=None,
         description="scope_digest of the chunks as built: opening the release recomputes it from both stores.",
     )
+    stored_digest: str | None = Field(
+        default=None,
+        description="sha256 over every value of the FTS5 file as built (chunk JSON, searched text, scope; "
+        "valid.index.fts.stored_digest): opening the release recomputes it from the file.",
+    )
 
 
 class Manifest(_Frozen):

@@ -57,7 +57,7 @@ class Release:
         _check_compatible(self.manifest, release_id, self.profiles)  # before the hash: an older build hashes right
         check_identity(self.manifest, self.path, release_id)
         self.header = read_model(self.path / "export-header.json", ExportHeader, release_id)
-        if self.manifest.operational.content_digest is None:
+        if self.manifest.operational.content_digest is None or self.manifest.operational.stored_digest is None:
             raise ReleaseError(
                 f"release {release_id[:12]} records no content digest (built by an older VALID): rebuild it with `valid index`"
             )
@@ -95,6 +95,7 @@ class Release:
                 ).fetchone()[0]
             ]
             indexed = self._db.execute("SELECT count(*) FROM chunks_fts").fetchone()[0]
+            stored = fts.stored_digest(self._db, self.profiles)
         except sqlite3.Error as err:
             raise self._damaged(f"{path} cannot be read ({err})") from None
         self._counts = {p: sum(1 for row in rows if row[2 + i]) for i, p in enumerate(self.profiles)}
@@ -106,6 +107,10 @@ class Release:
             raise self._damaged("the scope or digests of FTS5's chunks differ from the manifest's content digest")
         if disagree:
             raise self._damaged(f"the chunk JSON in FTS5 disagrees with its scope columns for {', '.join(disagree)}")
+        if stored != op.stored_digest:
+            # Content, not totals: a chunk's text, title, source or scope edited in place (its text
+            # digest left as built) would otherwise be served as if it were the release's.
+            raise self._damaged("FTS5's stored chunks (text, titles, sources or scope) differ from the chunk digest recorded at build")
 
     def _open_vectors(self) -> None:
         op = self.manifest.operational
