@@ -89,3 +89,49 @@ def test_no_active_release_is_a_one_line_error(tmp_path):
     result = ask("How many chips?", "--state", str(tmp_path / "empty"))
     assert result.exit_code == 2 and "no active release" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def _logged_and_opened(state: str) -> tuple[int, list[str]]:
+    """Questions in the state's question log and gap issues in its issue store."""
+    import sqlite3
+    from pathlib import Path
+
+    root = Path(state)
+    db = sqlite3.connect(root / "questions.sqlite")
+    try:
+        logged = db.execute("SELECT count(*) FROM questions").fetchone()[0]
+    finally:
+        db.close()
+    issues = sorted(str(p.relative_to(root)) for p in (root / "issues").rglob("*")) if (root / "issues").exists() else []
+    return logged, issues
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\t\n "])
+def test_a_blank_question_is_a_usage_error_that_logs_and_opens_nothing(state, question):
+    ask("Which runtime version do I use on Ironwood?", "--state", state)  # the log and issue store exist
+    before = _logged_and_opened(state)
+    result = ask(question, "--state", state)
+    assert result.exit_code == 2
+    assert "Error: the question is empty" in result.output
+    assert _logged_and_opened(state) == before
+
+
+def test_a_question_over_the_servers_bound_is_a_usage_error_from_the_same_setting(state, tmp_path, monkeypatch):
+    from valid.serve.limits import Limits
+
+    bound = Limits().max_question_chars
+    ask("Which runtime version do I use on Ironwood?", "--state", state)
+    before = _logged_and_opened(state)
+    too_long = "Which --version do I pass on Ironwood? " * (bound // 39) + "x" * (bound % 39 + 1)
+    assert len(too_long) == bound + 1
+    result = ask(too_long, "--state", state)
+    assert result.exit_code == 2
+    assert f"the longest accepted is {bound:,}" in result.output
+    assert _logged_and_opened(state) == before
+    # valid.toml's [serve] max_question_chars bounds `valid ask` too: one setting for both.
+    (tmp_path / "valid.toml").write_text("[serve]\nmax_question_chars = 20\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = ask("Which --version do I pass on Ironwood?", "--state", state)
+    assert result.exit_code == 2
+    assert "the longest accepted is 20 " in result.output
+    assert ask("Which --version?", "--state", state, "--json").exit_code == 0

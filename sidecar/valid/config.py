@@ -238,7 +238,8 @@ def default_map(config: Config) -> dict[str, Any]:
             "prune": _present(state),
         },
         "ask": {**state, "generator": answer.generator, "model": answer.model, "log_url": answer.log_url,
-                "noun": serve.noun},
+                "noun": serve.noun,
+                "max_question_chars": serve.max_question_chars},  # the server's bound, one setting for both
         "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
         "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
         "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, "log_url": answer.log_url,

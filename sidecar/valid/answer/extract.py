@@ -550,8 +550,9 @@ class OfflineExtractive:
         chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
         answer = answer_line(chosen[0], asked)
         # "Where is the file, and what format is it in?": each further question brings its own
-        # best unit, or the steps would answer the first question only.
-        for sub in asks(request.question)[1:]:
+        # best unit, or the steps would answer the first question only. At most max_steps of them:
+        # each ranks every unit again, so a text of a thousand questions must not cost a thousand rankings.
+        for sub in asks(request.question)[1 : 1 + self.max_steps]:
             extra = self._best_unit(request.model_copy(update={"question": sub}), rejected, chosen)
             if extra is not None:
                 chosen.append(extra)

@@ -17,14 +17,28 @@ and the relevance floor, not answerability on their own.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
 from valid.answer.text import STOPWORDS, stem, terms, with_typos_resolved
 
+# The longest question VALID reads, in characters: `valid serve`'s default bound
+# (valid.serve.limits.Limits.max_question_chars) and `valid ask`'s, both set by [serve] max_question_chars.
+MAX_QUESTION_CHARS = 1000
+
 Kind = Literal["count", "value", "names", "procedure", "yesno", "other"]
 AnchorKind = Literal["code", "flag", "quoted", "identifier"]
+
+
+def question_problem(question: str, max_chars: int) -> str | None:
+    """Why a question cannot be read (empty, blank, over the bound), or None when it can."""
+    if not question.strip():
+        return "the question is empty; ask something"
+    if len(question) > max_chars:
+        return f"the question is {len(question):,} characters; the longest accepted is {max_chars:,} (--max-question-chars)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -69,18 +83,20 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
     """
     ignored = {w.lower() for name in ignore for w in [name, *name.split()]}
     found: list[tuple[int, Anchor]] = []
-    taken: list[tuple[int, int]] = []
+    # Characters already inside an anchor: a lookup per candidate, not a scan of every earlier one.
+    taken = bytearray(len(question) + 1)
     asking = asking_span(question)
+    words = _Words(question)
 
     def add(start: int, end: int, text: str, kind: AnchorKind) -> None:
         text = text.strip().rstrip(".?!,;:")
-        if not text or text.lower() in ignored or any(s <= start < e or s < end <= e for s, e in taken):
+        if not text or text.lower() in ignored or taken[start] or taken[end - 1]:
             return
         if not asking[0] <= start < asking[1]:
             # A sentence before the question sets the reader's situation ("I'm on an old CentOS
             # server."): the documentation need not mention it for the question to be answerable.
             return
-        taken.append((start, end))
+        taken[start:end] = b"\x01" * (end - start)
         found.append((start, Anchor(text, kind)))
 
     for match in _CODE.finditer(question):
@@ -100,20 +116,27 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
         word = match.group()
         if _LATIN.fullmatch(word.rstrip(".")):
             continue  # "e.g.", "i.e.": the reader's abbreviations, not names of anything
-        if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or _code_word_near(question, match)):
+        if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or words.code_word_near(match)):
             add(match.start(), match.end(), word, "identifier")
     return [anchor for start, anchor in sorted(found, key=lambda item: item[0]) if not _example(question, start, anchor)]
 
 
 # "skip node_modules and such", "files like *.tmp", "such as .git": an example of what is asked
 # about, which the documentation need not name.
-_EXAMPLE_BEFORE = re.compile(r"\b(?:like|such\s+as|e\.g\.?|for\s+example|for\s+instance|say)[\s,:]*$", re.I)
-_EXAMPLE_AFTER = re.compile(r"^[`'\"”]?[\s,]*(?:and|or)\s+(?:such|the\s+like|similar|so\s+on|others)\b|^[`'\"”]?[\s,]*etc\b", re.I)
+_EXAMPLE_BEFORE = re.compile(r"\b(?:like|such\s+as|e\.g\.?|for\s+example|for\s+instance|say)$", re.I)
+_EXAMPLE_AFTER = re.compile(r"[`'\"”]?[\s,]*(?:and|or)\s+(?:such|the\s+like|similar|so\s+on|others)\b|[`'\"”]?[\s,]*etc\b", re.I)
+_EXAMPLE_WINDOW = 40  # characters before an anchor (and its separators) that can hold "for instance"
 
 
 def _example(question: str, start: int, anchor: Anchor) -> bool:
+    # Matched in place (pos/endpos), never on a copy of the text before or after the anchor: a copy
+    # per anchor made a long question quadratic.
     end = question.find(anchor.text, start) + len(anchor.text)
-    return bool(_EXAMPLE_BEFORE.search(question[:start]) or _EXAMPLE_AFTER.search(question[end:]))
+    cut = start
+    while cut > 0 and question[cut - 1] in " \t\r\n\f\v,:":
+        cut -= 1
+    before = _EXAMPLE_BEFORE.search(question, max(0, cut - _EXAMPLE_WINDOW), cut)
+    return bool(before or _EXAMPLE_AFTER.match(question, end))
 
 
 def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, int, str]]:
@@ -127,24 +150,41 @@ def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, in
     command_words = {w for c in commands for w in c}
     found = []
     words = list(re.finditer(r"[A-Za-z0-9][\w.-]*[\w-]|[A-Za-z0-9]", question))
+    lowered = [w.group().lower() for w in words]
+    # run[j]: how many words from j on are code-form or command words, so a command line's end is
+    # looked up, not scanned again from every start (linear in the question, not quadratic).
+    run = [0] * (len(words) + 1)
+    for j in range(len(words) - 1, -1, -1):
+        run[j] = run[j + 1] + 1 if _is_code_form(words[j].group()) or lowered[j] in command_words else 0
     for i in range(len(words)):
-        lead = max((n for n in range(1, len(words) - i) if tuple(w.group().lower() for w in words[i : i + n]) in prefixes), default=0)
-        if not lead:
+        # The longest leading run of command words; prefixes hold every shorter prefix too, so it
+        # grows one word at a time and stops at the longest command (never past the last word but one).
+        lead = 0
+        while i + lead + 1 < len(words) and tuple(lowered[i : i + lead + 1]) in prefixes:
+            lead += 1
+        if lead < 2:
             continue
-        end = i + lead
-        while end < len(words) and (_is_code_form(words[end].group()) or words[end].group().lower() in command_words):
-            end += 1
-        if end > i + lead and lead >= 2:
+        end = i + lead + run[i + lead]
+        if end > i + lead:
             found.append((words[i].start(), words[end - 1].end(), question[words[i].start() : words[end - 1].end()]))
     return found
 
 
-def _code_word_near(question: str, match: re.Match) -> bool:
-    """A word that talks about code within three words of the compound: "the partial-resize command",
-    "run corvane-agent convert-config" (not "jobs that are running" five words from "re-read")."""
-    before = re.findall(r"[a-z][a-z0-9-]*", question[: match.start()].lower())[-3:]
-    after = re.findall(r"[a-z][a-z0-9-]*", question[match.end() :].lower())[:3]
-    return bool(set(before + after) & _CODE_WORDS)
+class _Words:
+    """The question's lower-case words with their positions, read once (valid for every anchor)."""
+
+    def __init__(self, question: str):
+        self._spans = [(m.start(), m.end(), m.group().lower()) for m in re.finditer(r"[A-Za-z][A-Za-z0-9-]*", question)]
+        self._ends = [end for _, end, _ in self._spans]
+        self._starts = [start for start, _, _ in self._spans]
+
+    def code_word_near(self, match: re.Match) -> bool:
+        """A word that talks about code within three words of the compound: "the partial-resize command",
+        "run corvane-agent convert-config" (not "jobs that are running" five words from "re-read")."""
+        before = bisect.bisect_right(self._ends, match.start())
+        after = bisect.bisect_left(self._starts, match.end())
+        near = self._spans[max(0, before - 3) : before] + self._spans[after : after + 3]
+        return any(word in _CODE_WORDS for _, _, word in near)
 
 
 # A sentence ends at ".", "!" or "?" and a space, but not after an abbreviation that goes on

@@ -127,9 +127,14 @@ class _Named:
     words_of: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, profile: str, text: str) -> None:
+        # Each spelling once: a question that repeats a name a thousand times names it once, and every
+        # later reader of these words (search text, names in the answer) runs once per spelling.
         self.found.add(profile)
-        self.matched.append(text)
-        self.words_of.setdefault(profile, []).append(text)
+        if text not in self.matched:
+            self.matched.append(text)
+        words = self.words_of.setdefault(profile, [])
+        if text not in words:
+            words.append(text)
 
 
 def resolve_scope(
@@ -160,7 +165,7 @@ def resolve_scope(
     combined = None if named.found else combined_scope(question, words, profiles)
     if combined is not None:
         named.found.update(combined.profiles)
-        named.matched += combined.matched
+        named.matched += [m for m in dict.fromkeys(combined.matched) if m not in named.matched]
         unknown += combined.unknown
         # Searched with the question as written: the values' names, not the profile's id, are in its content.
         named.words_of.update({p: [] for p in combined.profiles})
@@ -170,7 +175,7 @@ def resolve_scope(
     return ScopeResolution(
         profiles=sorted(named.found, key=order.__getitem__),
         matched=named.matched,
-        unknown=unknown,
+        unknown=list(dict.fromkeys(unknown)),  # each unknown name once, however often it is written
         candidates=candidates,
         version_named=bool(candidates) and bool(version_candidates) and _one_per_product(candidates, naming),
         words={p: named.words_of[p] for p in sorted(named.words_of, key=order.__getitem__)},
@@ -215,7 +220,8 @@ def _versions(words, used, profiles, naming, named: _Named) -> tuple[list[str], 
             named.add(having[0], word)
         elif having:
             candidates += [p for p in having if p not in candidates]
-            named.matched.append(word)  # it narrowed the scope: a name, never what is asked about
+            if word not in named.matched:
+                named.matched.append(word)  # it narrowed the scope: a name, never what is asked about
         else:
             unknown.append(word)
     return candidates, unknown

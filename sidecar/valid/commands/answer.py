@@ -11,6 +11,7 @@ from valid.answer.wiring import GENERATORS, make_generator, open_engine
 from valid.answer.compare_render import render_comparison
 from valid.answer.models import AnswerObject
 from valid.wording import DocSetFacts, fill, join_names, wording_for
+from valid.answer.question import MAX_QUESTION_CHARS, question_problem
 
 
 @click.command("ask")
@@ -35,8 +36,10 @@ from valid.wording import DocSetFacts, fill, join_names, wording_for
 @click.option("--noun", metavar="WORD",
               help="What readers call one build, in the answer's sentences (default: [serve] noun of valid.toml, "
               "else from the profiling attribute).")
+@click.option("--max-question-chars", type=click.IntRange(1), default=MAX_QUESTION_CHARS, show_default=True,
+              help="Longest question accepted, in characters: the same bound as `valid serve` ([serve] max_question_chars).")
 def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation,
-                noun):  # fmt: skip
+                noun, max_question_chars):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
     The scope comes from the question's words (names, other names such as Ironwood, machine types)
@@ -44,6 +47,9 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     generation, VALID asks which one you use. Every question is logged with its cost in
     STATE/questions.sqlite; refusals open a gap issue in STATE/issues.
     """
+    problem = question_problem(question, max_question_chars)
+    if problem is not None:  # before anything opens: nothing is logged, no gap issue is opened
+        raise click.UsageError(problem)
     if conversation is not None and no_log:
         raise click.UsageError("--conversation keeps its turns in the question log; drop --no-log")
     options = {"model": model} if (generator == "gemini" and model) else {}

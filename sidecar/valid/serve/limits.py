@@ -21,11 +21,13 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from valid.answer.question import MAX_QUESTION_CHARS  # one bound for `valid ask` and `valid serve`
+
 
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    max_question_chars: int = Field(default=1000, ge=1, description="Longest question accepted, in characters.")
+    max_question_chars: int = Field(default=MAX_QUESTION_CHARS, ge=1, description="Longest question accepted, in characters.")
     max_body_bytes: int = Field(default=16_384, ge=64, description="Largest request body accepted, in bytes.")
     rate_per_s: float = Field(default=5.0, ge=0, description="Sustained asks per second per client; 0: no limit.")
     rate_burst: int = Field(default=20, ge=1, description="Asks a client may make at once before the rate applies.")
