@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Mapping, Protocol, Sequence
 
 from valid.index.groups import Groups, build_groups, generation_names
 
@@ -42,8 +42,27 @@ from valid.answer.compare import (
 from valid.answer.models import AnswerObject, ComparisonRow, EvidenceChunk, ScopeResolution
 from valid.answer.retrieve import chunks_by_id, evidence_chunk, retrieve_in_scope
 
-if TYPE_CHECKING:
-    from valid.answer.decide import AnswerEngine, AskResult
+from valid.answer.asked import AskResult, QueryMemo, ms
+
+
+class _Engine(Protocol):
+    """What this flow reads of the engine that runs it (valid.answer.decide.AnswerEngine), named here
+    so the flow does not import the engine's module (which imports this one)."""
+
+    release: Any
+    release_id: str
+    profiles: Sequence[Any]
+    owned: Any
+    embedder: Any
+    generator: Any
+    log: Any
+    _labels: Mapping[str, str]
+
+    def run_record(self, calls: int, tokens_in: int, tokens_out: int, latency_ms: float) -> Any: ...
+
+    def _unknown_refusal(self, question: str, resolution: ScopeResolution) -> tuple[Any, str | None]: ...
+
+    def _log_row(self, question, resolution, answer, retrievals, attempts, result, gaps) -> Any: ...
 
 SUBJECT_DEPTH = 5  # BM25 hits per side for an availability question's subject
 TITLE_DEPTH = 20  # BM25 hits, over every generation, whose titles may name the subject
@@ -58,41 +77,40 @@ def _groups(release) -> Groups:
     return build_groups(release.get_chunks(release.all_chunk_ids()), release.header.profiles)
 
 
-def ask_comparison(engine: "AnswerEngine", question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> "AskResult":
+def ask_comparison(engine: _Engine, question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> AskResult:
     """Answer a comparison or availability question: scope, retrieve per side, rows, writer, check, log."""
-    from valid.answer.decide import AskResult, _QueryMemo, _ms
 
     resolution = with_value_names(question, resolution, engine.owned, [p.name for p in engine.profiles])
     names = generation_names(engine.profiles)
     every_name = _every_name(names, resolution)
     query = _side_query(engine, question, every_name)
     sides = [Side(p, engine._labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
-    embedder = _QueryMemo(engine.embedder)
+    embedder = QueryMemo(engine.embedder)
     refusal, gap_issues = _unknown_refusal(engine, question, resolution)
 
     t = time.perf_counter()
     retrievals = _retrieve(engine, embedder, query, sides)
     retrieved = {p: list(r.chunks) for p, r in retrievals.items()}
-    stages["retrieve"] = _ms(t)
+    stages["retrieve"] = ms(t)
 
     t = time.perf_counter()
     subject, rows, shown = _rows(engine.release, kind, question, resolution, every_name, sides, retrieved, query)
-    stages["compare"] = _ms(t)
+    stages["compare"] = ms(t)
 
     t = time.perf_counter()
     comparison = _computed(kind, sides, rows, subject)
     cited = {c.cite: shown[c.cite] for r in rows for c in r.cells if c.cite in shown}
     comparison, written = _write(engine, question, comparison, cited, rows)
-    stages["generate"] = _ms(t)
+    stages["generate"] = ms(t)
 
     t = time.perf_counter()
     report = check_comparison(comparison, cited, engine.owned)
-    stages["check"] = _ms(t)
+    stages["check"] = ms(t)
     if not report.passed:
         # A computed comparison that fails its own checks is never shown: refuse instead.
         comparison, refusal = None, _failed_checks_refusal(report, engine.words)
     degraded_reasons = _degraded_reasons(retrievals, written.note)
-    latency = _ms(started)
+    latency = ms(started)
     stages["total"] = latency
     answer = _answer_object(engine, resolution, comparison, refusal, _checks(report, written.revisions), written, latency)
     stages_ms = {k: round(v, 3) for k, v in stages.items()}
@@ -107,7 +125,7 @@ def _every_name(names: dict[str, list[str]], resolution: ScopeResolution) -> lis
     return sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
 
 
-def _side_query(engine: "AnswerEngine", question: str, every_name: list[str]) -> str:
+def _side_query(engine: _Engine, question: str, every_name: list[str]) -> str:
     # Every side searches for the same thing: the question without any generation's names.
     query = search_query(question, every_name)
     abbreviations = getattr(engine, "abbreviations", None)
@@ -116,7 +134,7 @@ def _side_query(engine: "AnswerEngine", question: str, every_name: list[str]) ->
     return query
 
 
-def _unknown_refusal(engine: "AnswerEngine", question: str, resolution: ScopeResolution):
+def _unknown_refusal(engine: _Engine, question: str, resolution: ScopeResolution):
     """The refusal for a generation the docs do not cover (None when every one is known), and its gap issues."""
     if not resolution.unknown:
         return None, []
@@ -124,7 +142,7 @@ def _unknown_refusal(engine: "AnswerEngine", question: str, resolution: ScopeRes
     return refusal, [issue] if issue else []
 
 
-def _retrieve(engine: "AnswerEngine", embedder, query: str, sides: list[Side]) -> dict:
+def _retrieve(engine: _Engine, embedder, query: str, sides: list[Side]) -> dict:
     """Each side's retrieval, in its own generation's scope only."""
     abbreviations = getattr(engine, "abbreviations", None)
     return {
@@ -183,7 +201,7 @@ class _WriterRun:
     note: str | None = None
 
 
-def _write(engine: "AnswerEngine", question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
+def _write(engine: _Engine, question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
     """Gemini's prose in place of the computed summary when it passes its checks; offline, the comparison as is."""
     if engine.generator.name != "gemini" or not rows:
         return comparison, _WriterRun()
@@ -220,7 +238,7 @@ def _degraded_reasons(retrievals, writer_note: str | None) -> list[str]:
     return [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons] + ([writer_note] if writer_note else [])
 
 
-def _not_used(engine: "AnswerEngine", resolution: ScopeResolution, writer_note: str | None) -> str:
+def _not_used(engine: _Engine, resolution: ScopeResolution, writer_note: str | None) -> str:
     """What the answer left out on purpose: the other generations, and the writer's note."""
     others = [engine._labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
     not_used = ""
@@ -232,7 +250,7 @@ def _not_used(engine: "AnswerEngine", resolution: ScopeResolution, writer_note: 
 
 
 def _answer_object(
-    engine: "AnswerEngine", resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
+    engine: _Engine, resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
 ) -> AnswerObject:
     return AnswerObject(
         outcome="compare" if comparison is not None else "refuse",
@@ -250,7 +268,7 @@ def _answer_object(
 
 
 def _log(
-    engine: "AnswerEngine",
+    engine: _Engine,
     question: str,
     resolution: ScopeResolution,
     retrievals,
@@ -261,7 +279,6 @@ def _log(
     report,
 ) -> None:
     """Log the question, and set the result's log id and the log stage's time."""
-    from valid.answer.decide import _ms
 
     clock = time.perf_counter()
     row = engine._log_row(question, resolution, result.answer, retrievals, {}, result, gap_issues)
@@ -272,7 +289,7 @@ def _log(
     }
     row["checks"] = {"compare": [report.model_dump(mode="json")]}
     result.log_id = engine.log.log_question(row)
-    result.stages_ms["log"] = round(_ms(clock), 3)
+    result.stages_ms["log"] = round(ms(clock), 3)
 
 
 def _difference(release, sides, retrieved, groups: Groups, shown: dict[str, EvidenceChunk], query: str) -> list[ComparisonRow]:

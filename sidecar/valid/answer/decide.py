@@ -32,6 +32,7 @@ from typing import Any, Callable, Collection, Mapping, Protocol, Sequence
 from valid.contracts import ProfileInfo
 
 from valid.answer.answerable import Answerability, assess
+from valid.answer.asked import AskResult, QueryMemo as _QueryMemo, ms as _ms
 from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
 from valid.answer.compare_flow import ask_comparison, comparison_kind
@@ -76,30 +77,6 @@ Progress = Callable[[str, dict], None]
 
 def _silent(stage: str, data: dict) -> None:
     pass
-
-
-class _QueryMemo:
-    """Embed the question once per ask, whatever the number of generations searched."""
-
-    def __init__(self, embedder):
-        self._embedder = embedder
-        self._cache: dict[str, list[float]] = {}
-
-    def embed_query(self, text: str) -> list[float]:
-        if text not in self._cache:
-            self._cache[text] = self._embedder.embed_query(text)
-        return self._cache[text]
-
-
-@dataclass
-class AskResult:
-    """One ask: the answer object plus what services and benchmarks measure."""
-
-    answer: AnswerObject
-    degraded: bool
-    degraded_reasons: list[str]
-    stages_ms: dict[str, float]
-    log_id: int | None = None
 
 
 @dataclass
@@ -723,8 +700,6 @@ def _release_id(release) -> str:
     raise ValueError("the release handle has no release id")
 
 
-def _ms(since: float) -> float:
-    return (time.perf_counter() - since) * 1000.0
 
 
 def _join(names: Sequence[str]) -> str:
