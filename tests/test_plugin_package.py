@@ -123,7 +123,7 @@ def test_plugin_xml_declares_the_transtype_and_every_param():
     assert all(p.get("type") == "string" and p.get("desc") for p in _params("valid-html5").values())
     params = _params()
     assert set(params) == {
-        "valid.scheme", "valid.attribute", "valid.ditavals", "valid.output.name", "valid.index",
+        "valid.scheme", "valid.attribute", "valid.parent.profiles", "valid.ditavals", "valid.output.name", "valid.index",
         "valid.audit", "valid.report", "valid.fail-on-gate", "valid.command", "valid.state",
     }
     for name, p in params.items():

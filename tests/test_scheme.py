@@ -42,7 +42,15 @@ def test_wrappers_are_transparent_and_keyref_subjectdef_extends_a_subject(scheme
 
 def test_every_key_of_a_multi_key_subjectdef_is_a_value_but_one_profile(scheme):
     assert {"v6e", "trillium"} <= set(scheme.values("platform"))
-    assert scheme.profile_values("platform") == ["v5", "v5p", "v5e", "v6e", "tpu7x"]
+    assert scheme.profile_values("platform") == ["v5p", "v5e", "v6e", "tpu7x"]
+
+
+def test_a_broader_value_is_a_profile_only_when_the_writer_names_it(scheme):
+    assert "v5" not in scheme.profile_values("platform")  # v5 covers v5p and v5e
+    assert scheme.profile_values("platform", ["v5"]) == ["v5", "v5p", "v5e", "v6e", "tpu7x"]
+    assert scheme.parent_values("platform") == ["v5"]  # tpus is the category, not a value
+    with pytest.raises(SchemeValueError, match="'tpus' is not a value of @platform"):
+        scheme.profile_values("platform", ["tpus"])
 
 
 def test_schemeref_pulls_in_another_scheme(scheme):
@@ -106,10 +114,17 @@ def test_implied_ditaval_of_a_parent_value_includes_its_descendants(scheme):
     assert f.excludes({"platform": "v6e"})
 
 
-def test_implied_ditaval_of_a_leaf_value_excludes_its_parent(scheme):
-    f = Filter(parse_ditaval(scheme.implied_ditaval("platform", "v5p").encode(), "v5p"))
-    assert f.excludes({"platform": "v5"})
+def test_implied_ditaval_of_a_narrower_value_keeps_its_parent_but_not_its_siblings(scheme):
+    text = scheme.implied_ditaval("platform", "v5p")
+    f = Filter(parse_ditaval(text.encode(), "v5p"))
+    assert not f.excludes({"platform": "v5"})  # content for the whole v5 family applies to v5p
     assert f.excludes({"platform": "v5e"})
+    assert f.excludes({"platform": "v6e"})
+    # the sibling has its own rule: DITA-OT's refinement would otherwise copy v5's include to it
+    assert '<prop att="platform" val="v5e" action="exclude"/>' in text
+    refined = Filter(parse_ditaval(text.encode(), "v5p"), hierarchy=scheme.hierarchy())
+    assert refined.excludes({"platform": "v5e"})
+    assert not refined.excludes({"platform": "v5"})
 
 
 def test_implied_ditaval_is_deterministic(scheme):

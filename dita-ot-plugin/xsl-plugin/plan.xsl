@@ -27,6 +27,8 @@
   <xsl:param name="scheme-uri" as="xs:string" select="''"/>
   <xsl:param name="attribute" as="xs:string" select="''"/>
   <xsl:param name="ditavals" as="xs:string" select="''"/>
+  <!-- Broader scheme values that are profiles of their own (comma- or space-separated). -->
+  <xsl:param name="parent-profiles" as="xs:string" select="''"/>
   <!-- The directory `dita` was started in (a platform path, valid.base.dir): relative DITAVAL
        paths are resolved against it. -->
   <xsl:param name="base-dir" as="xs:string" select="''"/>
@@ -60,7 +62,8 @@
   <xsl:variable name="profiles" as="element(profile)*">
     <xsl:choose>
       <xsl:when test="exists($scheme) and not($from-ditavals)">
-        <xsl:variable name="values" select="vp:profile-values($scheme, $resolved-attribute)"/>
+        <xsl:variable name="values" select="vp:profile-values($scheme, $resolved-attribute,
+                                                 tokenize($parent-profiles, '[,\s]+')[. ne ''])"/>
         <xsl:if test="empty($values)">
           <xsl:message terminate="yes" select="'VALID: the subject scheme ' || $scheme-name
             || ' declares no values for @' || $resolved-attribute"/>

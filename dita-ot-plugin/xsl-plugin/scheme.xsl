@@ -83,13 +83,23 @@
                                             ! tokenize(normalize-space(@keys), ' '))"/>
   </xsl:function>
 
-  <!-- One profile per subject below the bound subject: its first key, document order
-       (valid.dita.scheme.SubjectScheme.profile_values). -->
+  <!-- One profile per subject below the bound subject that has no narrower value below it, plus
+       the broader values named in $parents: its first key, document order
+       (valid.dita.scheme.SubjectScheme.profile_values). A broader value (unix over mac and linux)
+       tags content that applies to every value under it; it is a build only when the writer says so. -->
   <xsl:function name="vp:profile-values" as="xs:string*">
     <xsl:param name="scheme" as="document-node()"/>
     <xsl:param name="attribute" as="xs:string"/>
-    <xsl:sequence select="distinct-values(vp:value-subjects($scheme, $attribute)
-                                            ! tokenize(normalize-space(@keys), ' ')[1])"/>
+    <xsl:param name="parents" as="xs:string*"/>
+    <xsl:variable name="subjects" select="vp:value-subjects($scheme, $attribute)"/>
+    <xsl:for-each select="$parents[not(. = vp:values($scheme, $attribute))]">
+      <xsl:message terminate="yes" select="'VALID: valid.parent.profiles names ' || . || ', which is not a value of @'
+        || $attribute || ' in the subject scheme'"/>
+    </xsl:for-each>
+    <xsl:sequence select="distinct-values($subjects
+        [empty(.//*[local-name() = 'subjectdef'][normalize-space(@keys) ne ''])
+         or tokenize(normalize-space(@keys), ' ') = $parents]
+        ! tokenize(normalize-space(@keys), ' ')[1])"/>
   </xsl:function>
 
   <!-- Display name first, then the other names readers use, as valid export labels a profile:
@@ -118,17 +128,23 @@
 
   <!-- The implied DITAVAL of one profile, as text, byte for byte what
        valid.dita.scheme.SubjectScheme.implied_ditaval writes: an attribute-scoped default exclude,
-       then an include for every key of the value's subject (aliases) and of every subject below
-       it. Never a global default (in DITA-OT a global default exclude would also drop content whose
-       other attributes have no rule). -->
+       then an include for every key of the value's subject (aliases), of every subject below it and
+       of every broader value above it (nearest first), then an exclude for every other value under
+       those broader ones, which DITA-OT's subject-scheme refinement would otherwise include with
+       their parent. Never a global default (in DITA-OT a global default exclude would also drop
+       content whose other attributes have no rule). -->
   <xsl:function name="vp:implied-ditaval" as="xs:string">
     <xsl:param name="scheme" as="document-node()"/>
     <xsl:param name="attribute" as="xs:string"/>
     <xsl:param name="value" as="xs:string"/>
-    <xsl:variable name="subject" select="(vp:value-subjects($scheme, $attribute)
-                                            [tokenize(normalize-space(@keys), ' ') = $value])[1]"/>
-    <xsl:variable name="included" select="distinct-values(($subject, $subject//*[local-name() = 'subjectdef'])
+    <xsl:variable name="subjects" select="vp:value-subjects($scheme, $attribute)"/>
+    <xsl:variable name="subject" select="($subjects[tokenize(normalize-space(@keys), ' ') = $value])[1]"/>
+    <xsl:variable name="ancestors" select="reverse($subject/ancestor::*[local-name() = 'subjectdef'] intersect $subjects)"/>
+    <xsl:variable name="included" select="distinct-values((($subject, $subject//*[local-name() = 'subjectdef']), $ancestors)
                                             ! tokenize(normalize-space(@keys), ' '))"/>
+    <xsl:variable name="excluded" select="distinct-values(for $a in $ancestors
+                                            return $a//*[local-name() = 'subjectdef'] ! tokenize(normalize-space(@keys), ' '))
+                                            [not(. = $included)]"/>
     <xsl:variable name="nl" select="'&#10;'"/>
     <xsl:sequence select="string-join((
         '&lt;?xml version=&quot;1.0&quot; encoding=&quot;UTF-8&quot;?&gt;',
@@ -137,6 +153,8 @@
         '  &lt;prop att=&quot;' || vp:escape($attribute) || '&quot; action=&quot;exclude&quot;/&gt;',
         $included ! ('  &lt;prop att=&quot;' || vp:escape($attribute) || '&quot; val=&quot;'
                      || vp:escape(.) || '&quot; action=&quot;include&quot;/&gt;'),
+        $excluded ! ('  &lt;prop att=&quot;' || vp:escape($attribute) || '&quot; val=&quot;'
+                     || vp:escape(.) || '&quot; action=&quot;exclude&quot;/&gt;'),
         '&lt;/val&gt;',
         ''), $nl)"/>
   </xsl:function>

@@ -47,6 +47,10 @@ class DocSetConfig(_Section):
     map: str | None = None
     scheme: str | None = None
     attribute: str | None = None
+    parent_profiles: list[str] = Field(
+        default_factory=list,
+        description="Scheme values with narrower values below them that are profiles of their own (unix over mac and linux).",
+    )
     root: str | None = None
     catalog: str | None = None
     # true: any export warning (a missing file, a conref target that does not exist, ...) fails the run.
@@ -221,6 +225,7 @@ def default_map(config: Config) -> dict[str, Any]:
         "map_path": config.resolve(docset.map),
         "scheme": config.resolve(docset.scheme),
         "attribute": docset.attribute,
+        "parent_profiles": tuple(docset.parent_profiles),
         "profiles": profiles,
         "labels": labels,
         "root": config.resolve(docset.root),

@@ -37,7 +37,7 @@ from valid.dita.ditaval import parse_ditaval
 from valid.dita.loader import DocSet, file_uri, load
 from valid.dita.preprocess import UNFILTERED
 from valid.dita.scheme import SubjectScheme, load_scheme
-from valid.errors import ConfigError, DitavalError, ExportContractError, StrictWarningsError, ValidError
+from valid.errors import ConfigError, DitavalError, ExportContractError, SchemeValueError, StrictWarningsError, ValidError
 from valid.exportfile import parse_export
 from valid.exportwarnings import merge_profiles
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
@@ -88,6 +88,7 @@ def export(
     attribute: str | None = None,
     profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None = None,
     labels: Mapping[str, Sequence[str]] | None = None,
+    parent_profiles: Sequence[str] = (),
     root: str | os.PathLike | None = None, catalog: str | os.PathLike | None = None,
     out: str | os.PathLike, progress: Progress | None = None, allow_empty: bool = False,
     topics_per_run: int = TOPICS_PER_RUN, builds_per_run: int = BUILDS_PER_RUN, jobs: int | None = None,
@@ -96,7 +97,8 @@ def export(
     """Export the doc set rooted at `map_path` to `out` (JSON lines). Raises ValidError subclasses.
 
     Profiles come from `profiles` (name -> DITAVAL file) or, without them, from the subject scheme:
-    one per value of `attribute` (default: the only attribute the scheme binds). `labels` (profile ->
+    one per value of `attribute` (default: the only attribute the scheme binds) that has no narrower
+    value below it, plus the broader values named in `parent_profiles`. `labels` (profile ->
     readers' names, display name first) replace a profile's labels from the scheme, or give labels to
     a DITAVAL-defined profile that has none. `catalog`: an
     OASIS XML catalog for the doc set's own DTD shells (specializations). `out` is a file, a FIFO
@@ -112,7 +114,7 @@ def export(
     say = progress or (lambda _stage, _done, _total: None)
     target = output_target(out)
     docset, subject_scheme = _load_checked(map_path, scheme, root, catalog, say)
-    chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles)
+    chosen, header_attribute = resolve_profiles(subject_scheme, attribute, profiles, parent_profiles)
     chosen = with_labels(chosen, labels or {})
     refuse_inputs(target, _inputs(map_path, scheme, catalog, docset, profiles))
     ditavals = {p.name: parse_ditaval(p.ditaval, p.source) for p in chosen}
@@ -386,6 +388,7 @@ def resolve_profiles(
     subject_scheme: SubjectScheme | None,
     attribute: str | None,
     profiles: Mapping[str, str | os.PathLike] | Iterable[tuple[str, str | os.PathLike]] | None,
+    parent_profiles: Sequence[str] = (),
 ) -> tuple[list[Profile], str | None]:
     """The profiles of an export and the header's `attribute` (set when they come from the scheme)."""
     pairs = list(profiles.items() if isinstance(profiles, Mapping) else profiles or [])
@@ -418,7 +421,10 @@ def resolve_profiles(
         raise ConfigError(
             f"the subject scheme does not bind @{attribute} (it binds: {', '.join(bound) or 'nothing'})"
         )
-    values = subject_scheme.profile_values(attribute)
+    try:
+        values = subject_scheme.profile_values(attribute, parent_profiles)
+    except SchemeValueError as err:
+        raise ConfigError(f"parent profile: {err}") from None
     if not values:
         raise ConfigError(f"the subject scheme declares no values for @{attribute}")
     chosen = [

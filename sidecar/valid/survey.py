@@ -47,6 +47,7 @@ class Survey:
     schemes_seen: int
     # What the doc set lacks or VALID does not support, as an export lists it (missing files, ...).
     warnings: list[ExportWarning] = field(default_factory=list)
+    hierarchy: list[str] = field(default_factory=list)  # what the profiles derive from nested values
 
 
 def used_values(map_path: Path) -> dict[str, list[str]]:
@@ -111,6 +112,21 @@ def _fitting_scheme(schemes: list[SubjectScheme], used: dict[str, list[str]]) ->
                 if best is None or len(values) > best[0]:
                     best = (len(values), scheme, attribute)
     return (best[1], best[2]) if best else None
+
+
+def hierarchy_notes(scheme: SubjectScheme, attribute: str) -> list[str]:
+    """One sentence per broader value of the attribute: which builds keep content tagged with it,
+    and that it is no profile of its own unless the writer names it."""
+    leaves = scheme.profile_values(attribute)
+    notes = []
+    for parent in scheme.parent_values(attribute):
+        below = [key for key in scheme.narrower(parent) if key in leaves]
+        notes.append(
+            f"@{attribute}={parent} covers {', '.join(below)}: content tagged {parent} is kept in the "
+            f"{', '.join(below)} build(s); {parent} is not a profile of its own (name it in [docset] "
+            "parent_profiles to offer it)"
+        )
+    return notes
 
 
 def suggested_label(includes: list[tuple[str, str]]) -> str:
@@ -185,7 +201,8 @@ def _survey(map_file: Path, search_dir: Path, used: dict[str, list[str]]) -> Sur
                           by_value[value].includes if value in by_value else [(attribute, value)])
             for value in scheme.profile_values(attribute)
         ]
-        return Survey(map_file, used, scheme.file, attribute, profiles, ditavals_seen, len(schemes))
+        return Survey(map_file, used, scheme.file, attribute, profiles, ditavals_seen, len(schemes),
+                      hierarchy_notes(scheme, attribute))
     return Survey(map_file, used, None, None, ditaval_profiles, ditavals_seen, len(schemes))
 
 
@@ -239,6 +256,12 @@ def render(result: Survey, directory: str | os.PathLike, tuning: dict[str, objec
             f"attribute = {_toml_string(result.attribute)}",
             "# One profile per value of the attribute; each build is the scheme's implied DITAVAL.",
         ]
+        if result.hierarchy:
+            lines += [
+                "# From the scheme's hierarchy: a build keeps content tagged with its value or a broader one.",
+                *(f"# {note}." for note in result.hierarchy),
+                "# parent_profiles = []",
+            ]
     elif result.scheme is not None:
         lines += [
             f"scheme = {_toml_string(_relative(result.scheme, directory))}",

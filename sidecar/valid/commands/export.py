@@ -44,6 +44,14 @@ def _labels(values: tuple[str, ...]) -> dict[str, list[str]]:
     metavar="NAME=LABEL",
     help="A reader's name for profile NAME (repeatable; display name first); replaces the scheme's labels for NAME.",
 )
+@click.option(
+    "--parent-profile",
+    "parent_profiles",
+    multiple=True,
+    metavar="VALUE",
+    help="A scheme value with narrower values below it (unix over mac and linux) that is a profile of its own "
+    "(repeatable); without it only the values with nothing narrower below them are profiles.",
+)
 @click.option("--root", type=click.Path(file_okay=False), help="Doc-set root (default: the map's directory).")
 @click.option(
     "--catalog",
@@ -66,7 +74,7 @@ def _labels(values: tuple[str, ...]) -> dict[str, list[str]]:
               help="Fail (exit 2, nothing written) when there is any warning, after listing them.")
 @click.option("--warnings", "list_warnings", is_flag=True,
               help="List every warning on stderr (file:line: kind: message), not only the summary.")
-def export_command(map_path, scheme, attribute, profiles, labels, root, catalog, out, allow_empty, show_progress, jobs,
+def export_command(map_path, scheme, attribute, profiles, labels, parent_profiles, root, catalog, out, allow_empty, show_progress, jobs,
                    strict, list_warnings):
     """Export MAP's chunks as JSON lines, each with its scope per profile.
 
@@ -88,6 +96,7 @@ def export_command(map_path, scheme, attribute, profiles, labels, root, catalog,
             attribute=attribute,
             profiles=_profile_pairs(profiles) or None,
             labels=_labels(labels),
+            parent_profiles=parent_profiles,
             root=root,
             catalog=catalog,
             out=out,

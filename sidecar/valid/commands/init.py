@@ -38,6 +38,8 @@ def init_command(map_path, out, search, force, list_warnings):
     source = f"subject scheme {result.scheme.name} (@{result.attribute})" if result.attribute else "DITAVAL files"
     names = ", ".join(p.name for p in result.profiles) or "none"
     click.echo(f"wrote {target}: {len(result.profiles)} profile(s) from {source}: {names}")
+    for note in result.hierarchy:
+        click.echo(f"  {note}")
     if result.warnings:
         from valid.exportwarnings import listing, summary
 

@@ -10,6 +10,9 @@ VALID takes its profiles from the information architect's subject scheme:
   topicmeta/keywords/keyword; values owned by a subject = `<data name="valid-value" value="..."/>`;
 - `implied_ditaval(attribute, value)` writes the DITAVAL of one profile with attribute-scoped rules
   only (never a global default, which would also drop content whose other attributes have no rule);
+  it keeps content tagged with the value, a narrower value or a broader one;
+- `profile_values(attribute)` are the values with nothing narrower below them: a broader value
+  (`unix` over `mac` and `linux`) is a profile only when the writer names it;
 - `validate(docset)` fails on any token of a bound attribute that the scheme does not declare,
   reporting every offending line at once.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -127,16 +131,45 @@ class SubjectScheme:
                     values.extend(k for k in s.keys if k not in values)
         return values
 
-    def profile_values(self, attribute: str) -> list[str]:
-        """One value per subject bound to the attribute (primary keys, document order)."""
+    def profile_values(self, attribute: str, parents: Sequence[str] = ()) -> list[str]:
+        """One value per subject bound to the attribute (primary keys, document order): the values
+        with no narrower value below them, plus the broader values named in `parents`.
+
+        A broader value (`unix` over `mac` and `linux`) is a way to tag content that applies to
+        every value under it, not a build readers ask for, unless the writer says so."""
+        values = self.values(attribute) or []
+        for parent in parents:
+            if parent not in values:
+                raise SchemeValueError(self.path, None, f"'{parent}' is not a value of @{attribute} in this subject scheme")
+        chosen = {self.subjects[p].key for p in parents}
         bindings = [b for b in self.bindings if b.attribute == attribute]
         keys: list[str] = []
         for b in bindings:
             for key in b.subjects:
                 for s in self._descendants(key):
-                    if s.key not in keys:
+                    if s.key not in keys and (not s.children or s.key in chosen):
                         keys.append(s.key)
         return keys
+
+    def parent_values(self, attribute: str) -> list[str]:
+        """The values of the attribute that have narrower values below them (primary keys)."""
+        values = self.values(attribute) or []
+        return [k for k in self.order if k in values and self.subjects[k].children]
+
+    def narrower(self, value: str) -> list[str]:
+        """The values below `value` (primary keys, document order)."""
+        return [d.key for d in self._descendants(value)]
+
+    def ancestors(self, attribute: str, value: str) -> list[str]:
+        """The broader values above `value` (primary keys, nearest first); the bound category,
+        which is not itself a value, is not one of them."""
+        values = self.values(attribute) or []
+        found: list[str] = []
+        parent = self.subjects[value].parent if value in self.subjects else None
+        while parent is not None and parent in values and parent not in found:
+            found.append(parent)
+            parent = self.subjects[parent].parent
+        return found
 
     def hierarchy(self) -> dict[str, dict[str, list[str]]]:
         """attribute -> value -> child values: what DITAVAL refinement walks."""
@@ -167,10 +200,15 @@ class SubjectScheme:
         """The DITAVAL of the profile `attribute=value`.
 
         Attribute-scoped: `<prop att=A action=exclude/>` plus an include for the value, its other
-        keys (aliases), and every descendant's keys, so content profiled with a narrower value
-        (v5p-pod under v5p) is in the broader value's build. Never a global default. With the
-        attribute default at exclude, an undeclared value is excluded from every profile; validate()
-        refuses such values before any export.
+        keys (aliases), every descendant's keys, so content profiled with a narrower value (v5p-pod
+        under v5p) is in the broader value's build, and every ancestor's keys, so content tagged
+        with a broader value (`unix` over `linux`) is in the narrower value's build. The other
+        values under those ancestors get an explicit exclude: without one, DITA-OT's subject-scheme
+        refinement would copy the ancestor's include down to them (the `mac` content in the
+        `linux` build). Every value the build depends on thus has its own rule, so the result does
+        not depend on how a processor walks the hierarchy. Never a global default. With the
+        attribute default at exclude, an undeclared value is excluded from every profile;
+        validate() refuses such values before any export.
         """
         s = self.subjects.get(value)
         if s is None or value not in (self.values(attribute) or []):
@@ -178,13 +216,22 @@ class SubjectScheme:
         included = list(s.keys)
         for d in self._descendants(s.key):
             included.extend(k for k in d.keys if k not in included)
+        ancestors = self.ancestors(attribute, s.key)
+        for a in ancestors:
+            included.extend(k for k in self.subjects[a].keys if k not in included)
+        excluded: list[str] = []
+        for a in ancestors:
+            for d in self._descendants(a):
+                excluded.extend(k for k in d.keys if k not in included and k not in excluded)
+        att = quoteattr(attribute)
         lines = [
             '<?xml version="1.0" encoding="UTF-8"?>',
             f"<!-- VALID profile {attribute}={value}, implied by the subject scheme -->",
             "<val>",
-            f"  <prop att={quoteattr(attribute)} action=\"exclude\"/>",
+            f"  <prop att={att} action=\"exclude\"/>",
         ]
-        lines += [f"  <prop att={quoteattr(attribute)} val={quoteattr(k)} action=\"include\"/>" for k in included]
+        lines += [f"  <prop att={att} val={quoteattr(k)} action=\"include\"/>" for k in included]
+        lines += [f"  <prop att={att} val={quoteattr(k)} action=\"exclude\"/>" for k in excluded]
         lines.append("</val>")
         return "\n".join(lines) + "\n"
 
