@@ -187,6 +187,56 @@ def test_dita_valid_index_with_a_scheme_and_ditavals_over_two_attributes_matches
     assert ours[0]["profiles"][1]["keeps"] == {"product": {"relay-server": ["Relay Server"]}, "platform": {"windows": ["Windows"]}}
 
 
+NESTED = jobs.REPO / "tests" / "fixtures" / "dita" / "nested_scheme"
+
+
+@pytest.mark.parametrize("parents", [(), ("unix",)], ids=["leaves", "with-unix"])
+def test_dita_valid_index_with_a_nested_scheme_matches_valid_export(dita_ot, tmp_path, parents):
+    """unix over mac and linux: the plugin derives the same profiles and DITAVALs as `valid export`,
+    so the linux build keeps the platform="unix" rows in both."""
+    from valid.export import export
+
+    out = tmp_path / "out"
+    given = [f"--valid.parent.profiles={','.join(parents)}"] if parents else []
+    run = _dita("--input", str(NESTED / "platforms.ditamap"), "--format", "valid-index", "--output", str(out),
+                f"--valid.scheme={NESTED / 'platform-scheme.ditamap'}", *given)
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(out / "platforms.jsonl")
+    export(NESTED / "platforms.ditamap", scheme=NESTED / "platform-scheme.ditamap", parent_profiles=parents,
+           out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+    assert [p["name"] for p in ours[0]["profiles"]] == ["windows", *parents, "mac", "linux"]
+    unix = next(c for c in ours[1:] if c["id"].endswith("/unix-section"))
+    assert unix["scope"]["linux"] and unix["scope"]["mac"] and not unix["scope"]["windows"]
+
+
+@pytest.mark.parametrize("project", ["valid-project.xml", "valid-project.yaml"])
+def test_a_project_file_with_a_valid_index_deliverable_matches_valid_export(dita_ot, tmp_path, project):
+    """A DITA-OT project file gives its deliverable a fixed temp directory (a user property no
+    sub-build can change): the profiles are preprocessed in it one after the other."""
+    from valid.export import export
+
+    run = _dita(f"--project={NESTED / project}", f"--output={tmp_path / 'out'}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(tmp_path / "out" / "valid" / "platforms.jsonl")
+    export(NESTED / "platforms.ditamap", scheme=NESTED / "platform-scheme.ditamap", out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+
+
+def test_a_fixed_temp_directory_gives_the_export_valid_export_gives(dita_ot, tmp_path):
+    from valid.export import export
+
+    temp = tmp_path / "temp"
+    run = _dita("--input", str(NESTED / "platforms.ditamap"), "--format", "valid-index",
+                "--output", str(tmp_path / "out"), f"--temp={temp}",
+                f"--valid.scheme={NESTED / 'platform-scheme.ditamap'}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(tmp_path / "out" / "platforms.jsonl")
+    export(NESTED / "platforms.ditamap", scheme=NESTED / "platform-scheme.ditamap", out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+    assert not (tmp_path / "temp.valid").exists()  # the plugin's work directory beside it is cleaned
+
+
 _html5_runs: dict[Path, tuple[subprocess.CompletedProcess, Path]] = {}
 
 

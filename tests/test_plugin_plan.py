@@ -170,12 +170,30 @@ def test_missing_explicit_ditaval_fails_the_build_naming_the_profile(tmp_path):
     assert "VALID: the DITAVAL of profile v5p does not exist" in result.stdout + result.stderr
 
 
-def test_fixed_temp_dir_fails_instead_of_reusing_the_unfiltered_job(tmp_path):
-    """`dita --temp` makes dita.temp.dir a user property, which no sub-build can override."""
+def test_a_plan_for_separate_temp_dirs_fails_where_the_temp_dir_is_fixed(tmp_path):
+    """`dita --temp` or a project file makes dita.temp.dir a user property, which no sub-build can
+    override: a plan made for separate temp directories fails there rather than reuse a job."""
     jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
     result = _run_plan(tmp_path, dita__temp__dir=str(tmp_path / "temp"))
     assert result.returncode != 0
-    assert "do not pass --temp" in result.stdout + result.stderr
+    assert "did not write its job to" in result.stdout + result.stderr
+
+
+def test_with_a_fixed_temp_dir_each_profile_is_preprocessed_in_it_and_its_job_moved_to_its_own(tmp_path):
+    temp = tmp_path / "temp"
+    work = tmp_path / "temp.valid"  # beside the temp dir: every preprocess deletes its temp dir first
+    jobs.plan(_unfiltered(tmp_path), work, scheme=SCHEME, shared_temp_dir=temp)
+    result = _run_plan(tmp_path, dita__temp__dir=str(temp), valid__work__dir=str(work))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (work / "_unfiltered" / ".job.xml").is_file()
+    for name in ("v5p", "v6e"):
+        log = (work / name / "harness.log").read_text()
+        assert f"args.filter={work / 'ditaval' / f'{name}.ditaval'}\n" in log
+        assert f"dita.temp.dir={temp}\n" in log  # the fixed one
+        assert (work / name / ".job.xml").is_file()
+    assert not temp.exists() or not any(temp.iterdir())  # every job moved away
+    run = ET.parse(work / "run.xml").getroot()
+    assert run.find("unfiltered").get("job").endswith("/temp.valid/_unfiltered/.job.xml")
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,10 @@
   <xsl:param name="ditavals" as="xs:string" select="''"/>
   <!-- Broader scheme values that are profiles of their own (comma- or space-separated). -->
   <xsl:param name="parent-profiles" as="xs:string" select="''"/>
+  <!-- The fixed temp directory of a project file or the temp option (a platform path), '' otherwise: each
+       profile is then preprocessed in it and its job moved to the profile's own directory. -->
+  <xsl:param name="shared-temp-dir" as="xs:string" select="''"/>
+  <xsl:variable name="shared" as="xs:boolean" select="$shared-temp-dir ne ''"/>
   <!-- The directory `dita` was started in (a platform path, valid.base.dir): relative DITAVAL
        paths are resolved against it. -->
   <xsl:param name="base-dir" as="xs:string" select="''"/>
@@ -131,6 +135,12 @@
     <xsl:variable name="src" select="string($root-map/@src)"/>
     <project name="valid-index.plan" default="plan" basedir=".">
       <target name="plan">
+        <xsl:if test="$shared">
+          <!-- the unfiltered job first makes room: a preprocess reads a .job.xml it finds -->
+          <xsl:call-template name="move-job">
+            <xsl:with-param name="to" select="'_unfiltered'"/>
+          </xsl:call-template>
+        </xsl:if>
         <xsl:for-each select="$profiles">
           <xsl:variable name="n" select="position()"/>
           <xsl:variable name="ditaval" select="'valid.plan.ditaval.' || $n"/>
@@ -150,9 +160,14 @@
             <property name="args.filter" value="${{{$ditaval}}}"/>
             <property name="dita.input.valfile" value="${{{$ditaval}}}"/>
           </ant>
+          <xsl:if test="$shared">
+            <xsl:call-template name="move-job">
+              <xsl:with-param name="to" select="'${' || $dir || '}'"/>
+            </xsl:call-template>
+          </xsl:if>
           <!-- A user property (the dita temp option) cannot be overridden in a sub-build: fail loudly
                rather than export a job that was not filtered for this profile. -->
-          <fail message="{vp:ant('VALID: the preprocess of profile ' || @name || ' did not write its job to ')}${{{$dir}}}; do not pass --temp (dita.temp.dir) to a valid-index build">
+          <fail message="{vp:ant('VALID: the preprocess of profile ' || @name || ' did not write its job to ')}${{{$dir}}}">
             <condition><not><available file="${{{$dir}}}/.job.xml" type="file"/></not></condition>
           </fail>
         </xsl:for-each>
@@ -174,7 +189,7 @@
                 </xsl:for-each>
               </profile>
             </xsl:for-each>
-            <unfiltered job="{vp:ant(base-uri($job))}"/>
+            <unfiltered job="{vp:ant(if ($shared) then $work-dir-uri || '_unfiltered/.job.xml' else base-uri($job))}"/>
             <xsl:if test="exists($scheme)">
               <scheme href="{vp:ant($located-scheme-uri)}"/>
             </xsl:if>
@@ -182,6 +197,16 @@
         </echoxml>
       </target>
     </project>
+  </xsl:template>
+
+  <!-- Move what a preprocess wrote into the shared temp directory to $to, an Ant path (relative:
+       the work directory, which is then outside the temp directory). -->
+  <xsl:template name="move-job">
+    <xsl:param name="to" as="xs:string"/>
+    <delete dir="{if (starts-with($to, '${')) then $to else vp:ant($to)}" quiet="true"/>
+    <move todir="{if (starts-with($to, '${')) then $to else vp:ant($to)}">
+      <fileset dir="{vp:ant($shared-temp-dir)}"/>
+    </move>
   </xsl:template>
 
   <!-- Ant expands ${...} in attributes: literal text must double every '$'. -->
