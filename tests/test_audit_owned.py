@@ -6,7 +6,7 @@ import pytest
 
 from fixtures.audit.exports import OWNED, chunk, export
 from fixtures.audit.planted import planted_export
-from valid.audit import OwnedValueTable, owned_values
+from valid.audit import OwnedValueTable, find, owned_values
 from valid.tokens import lookup_key
 from valid.errors import ConfigError
 
@@ -58,6 +58,27 @@ def test_distinctive_token_seen_by_one_profile_only_is_owned_by_it():
     assert table.owners("32 GB") == ["v6e"]
     assert table.owners("95 GB") == []  # seen by v5p's page and TPU7x's page
     assert table.owners("us-central2-b") == []
+
+
+def test_a_value_shared_content_uses_widely_is_not_owned_by_the_one_profile_that_also_has_it():
+    # DITA-OT's docs: every transformation topic (shown to all) runs `dita --input=input-file`, and
+    # so does the one Windows-only topic (HTML Help). That is the shared content's flag, not Windows'.
+    shared = [chunk(f"t{i}.dita#t{i}/body", f"Run dita --input=input-file --format=f{i}.", ALL) for i in range(3)]
+    own = chunk("hh.dita#hh/body", "Run dita --input=input-file --format=htmlhelp.", ["v6e"])
+    table = owned_values(export([*shared, own]))
+    assert table.owners("--input=input-file") == []
+    assert table.owners("--format=htmlhelp") == ["v6e"]  # only the Windows-only topic has it
+    (ignored,) = [i for i in table.ignored if i.value == "--input=input-file"]
+    assert ignored.rule == "distinctive" and "3 chunks shown to several profiles" in ignored.reason
+    assert find(export([*shared, own])) == []
+
+
+def test_a_value_one_shared_chunk_leaks_stays_owned_when_its_profile_uses_it_as_often():
+    own = chunk("v6e.dita#v6e/x", "Use --xla_tpu_enable_latency_hiding=true on TPU v6e.", ["v6e"])
+    leak = chunk("s.dita#s/x", "Set --xla_tpu_enable_latency_hiding=true for large slices.", ALL)
+    table = owned_values(export([own, leak]))
+    assert table.owners("--xla_tpu_enable_latency_hiding=true") == ["v6e"]
+    assert [f.value for f in find(export([own, leak]))] == ["--xla_tpu_enable_latency_hiding=true"]
 
 
 def reported(table) -> set[str]:

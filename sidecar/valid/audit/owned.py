@@ -16,7 +16,11 @@ a plain word or phrase is owned as written: the information architect declared i
 
 Rule 2, `distinctive`, from the chunks: a distinctive token is owned by P when every chunk text
 that is shown to exactly one profile and contains the token is shown to P (and there is at least
-one). Texts shown to several profiles are where the audit looks for leaks, so they are not evidence.
+one). Texts shown to several profiles are where the audit looks for leaks, so they are not evidence
+of an owner; but a token that more chunks shown to several profiles use than chunks shown only to P
+is the shared content's, not P's: one Windows-only topic that repeats the `--input=input-file` of
+every other build topic does not make it a Windows value. Such a token is owned by nobody and is
+listed under `ignored` with the counts.
 The answer checks use every such value (an over-wide table only makes them stricter). The audit
 reports one (`OwnedValueTable.why`) only when its shape is one a profile owns (`ownable`):
 - a machine type, a flag, or a version with letters in it (`v2-alpha-tpuv6e`, `5.1.0-beta.2`):
@@ -280,7 +284,8 @@ def owned_values(export: Export) -> OwnedValueTable:
             add(value, kind, Origin(rule="scheme-data", profiles=owners, family="scheme-data", source=owned.source))
 
     labels = {p.name: [tokens.phrase_pattern(n) for n in sorted({p.name, *p.labels}) if n.strip()] for p in export.header.profiles}
-    distinctive, contexts, why = _distinctive(export, profiles, labels)
+    distinctive, contexts, why, widespread = _distinctive(export, profiles, labels)
+    ignored += widespread
     for key, (value, kind, profile, chunk_id) in sorted(distinctive.items()):
         family = f"distinctive:{kind}" + (f":{value.split(' ', 1)[1]}" if kind == "quantity" else "")
         origin = Origin(rule="distinctive", profiles=[profile], family=family, chunk=chunk_id)
@@ -403,12 +408,14 @@ def exposures(export: Export) -> dict[str, list[tuple[Chunk, frozenset[str]]]]:
 
 def _distinctive(
     export: Export, profiles: list[str], labels: dict[str, list[re.Pattern]]
-) -> tuple[dict[str, tuple[str, TokenKind, str, str]], dict[str, set[str]], dict[str, str]]:
+) -> tuple[dict[str, tuple[str, TokenKind, str, str]], dict[str, set[str]], dict[str, str], list[Ignored]]:
     """Rule 2: token key -> (value, kind, owning profile, evidence chunk); for quantities, key ->
-    the content words next to them in texts shown to exactly one profile; and key -> why."""
+    the content words next to them in texts shown to exactly one profile; key -> why; and the
+    tokens one profile alone would own that shared content uses more widely (owned by nobody)."""
     # For each base chunk, the profiles shown each token: a shared step split into variants by a
     # profiled sibling still shows its own tokens to every profile, so it is no evidence.
     evidence: dict[str, dict[str, list[str]]] = {}  # token key -> {profile: evidence chunk ids}
+    shared: dict[str, int] = {}  # token key -> base chunks that show it to several profiles
     named: dict[str, str] = {}  # token key -> the first chunk where its profile's name stands beside it
     first: dict[str, Token] = {}
     contexts: dict[str, set[str]] = {}
@@ -441,17 +448,23 @@ def _distinctive(
                     named.setdefault(key, beside[key])
             else:
                 evidence.setdefault(key, {})
-    result, why = {}, {}
+                shared[key] = shared.get(key, 0) + 1
+    result, why, widespread = {}, {}, []
     for key, by_profile in evidence.items():
         if len(by_profile) != 1:
             continue
         ((profile, chunk_ids),) = by_profile.items()
         token = first[key]
+        if shared.get(key, 0) > len(chunk_ids):
+            reason = (f"shared content uses it more widely ({shared[key]} chunks shown to several profiles) "
+                      f"than {profile}'s own ({len(chunk_ids)}): not {profile}'s value")
+            widespread.append(Ignored(value=token.value, rule="distinctive", reason=reason))
+            continue
         result[key] = (token.value, token.kind, profile, chunk_ids[0])
         reason = _evidence(token, profile, chunk_ids, named.get(key))
         if reason:
             why[key] = reason
-    return result, contexts, why
+    return result, contexts, why, widespread
 
 
 def _evidence(token: Token, profile: str, chunk_ids: list[str], named: str | None) -> str | None:
