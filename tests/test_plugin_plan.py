@@ -48,6 +48,24 @@ def test_scheme_profiles_get_ditavals_byte_identical_to_implied_ditaval(tmp_path
         assert written == scheme.implied_ditaval("platform", name).encode("utf-8")
 
 
+@pytest.mark.parametrize("parents", ["", "unix"])
+def test_a_nested_schemes_profiles_and_ditavals_are_byte_identical_to_valid_exports(tmp_path, parents):
+    from valid.dita.scheme import load_scheme
+
+    source = jobs.REPO / "tests" / "fixtures" / "dita" / "nested_scheme" / "platform-scheme.ditamap"
+    nested = tmp_path / "platform-scheme.ditamap"  # without its DOCTYPE: no DTD outside DITA-OT
+    nested.write_text("\n".join(line for line in source.read_text().splitlines() if "DOCTYPE" not in line))
+    work = tmp_path / "temp" / "valid"
+    plan = jobs.plan(_unfiltered(tmp_path), work, scheme=nested, parent_profiles=parents)
+    scheme = load_scheme(nested)
+    names = [p.get("name") for p in ET.parse(plan).getroot().iter("profile")]
+    assert names == scheme.profile_values("platform", [parents] if parents else [])
+    assert ("unix" in names) == bool(parents)
+    for name in names:
+        written = (work / "ditaval" / f"{name}.ditaval").read_bytes()
+        assert written == scheme.implied_ditaval("platform", name).encode("utf-8")
+
+
 def test_each_profile_is_preprocessed_into_its_own_job_with_its_own_ditaval(tmp_path):
     jobs.plan(_unfiltered(tmp_path), tmp_path / "temp" / "valid", scheme=SCHEME)
     result = _run_plan(tmp_path)
