@@ -69,8 +69,24 @@ def test_a_value_shared_content_uses_widely_is_not_owned_by_the_one_profile_that
     assert table.owners("--input=input-file") == []
     assert table.owners("--format=htmlhelp") == ["v6e"]  # only the Windows-only topic has it
     (ignored,) = [i for i in table.ignored if i.value == "--input=input-file"]
-    assert ignored.rule == "distinctive" and "3 chunks shown to several profiles" in ignored.reason
+    assert ignored.rule == "distinctive" and "3 chunks shown to several profiles use it" in ignored.reason
     assert find(export([*shared, own])) == []
+
+
+def test_a_digits_only_version_that_shared_content_repeats_is_not_owned_by_the_profile_that_repeats_it_more():
+    # Oxygen's user guide: the Editor-only debugger pages name "Saxon 6.5.5" often, and so do the
+    # processor pages Editor and Author share. A weak shape is owned by repetition; repeated in
+    # shared content as often as that, it is the shared content's value too.
+    own = [chunk(f"e{i}.dita#e{i}/x", f"Debug XSLT 1 stylesheets with Saxon 6.5.5 (view {i}).", ["v6e"]) for i in range(5)]
+    shared = [chunk(f"s{i}.dita#s{i}/x", f"Saxon 6.5.5 runs XSLT 1 transformations (page {i}).", ["v5p", "v6e"])
+              for i in range(3)]
+    table = owned_values(export([*own, *shared]))
+    assert table.owners("6.5.5") == []
+    assert find(export([*own, *shared])) == []
+    # one shared chunk: still v6e's by repetition, and that chunk is reported
+    table = owned_values(export([*own, shared[0]]))
+    assert table.owners("6.5.5") == ["v6e"]
+    assert [f.value for f in find(export([*own, shared[0]]))] == ["6.5.5"]
 
 
 def test_a_value_one_shared_chunk_leaks_stays_owned_when_its_profile_uses_it_as_often():

@@ -19,8 +19,10 @@ that is shown to exactly one profile and contains the token is shown to P (and t
 one). Texts shown to several profiles are where the audit looks for leaks, so they are not evidence
 of an owner; but a token that more chunks shown to several profiles use than chunks shown only to P
 is the shared content's, not P's: one Windows-only topic that repeats the `--input=input-file` of
-every other build topic does not make it a Windows value. Such a token is owned by nobody and is
-listed under `ignored` with the counts.
+every other build topic does not make it a Windows value. A weak shape (below), which a profile
+owns by repetition, is likewise the shared content's when chunks shown to several profiles repeat it
+WEAK_EVIDENCE times or more (`Saxon 6.5.5` on pages Oxygen's Editor and Author share). Such a token
+is owned by nobody and is listed under `ignored` with the counts.
 The answer checks use every such value (an over-wide table only makes them stricter). The audit
 reports one (`OwnedValueTable.why`) only when its shape is one a profile owns (`ownable`):
 - a machine type, a flag, or a version with letters in it (`v2-alpha-tpuv6e`, `5.1.0-beta.2`):
@@ -455,9 +457,8 @@ def _distinctive(
             continue
         ((profile, chunk_ids),) = by_profile.items()
         token = first[key]
-        if shared.get(key, 0) > len(chunk_ids):
-            reason = (f"shared content uses it more widely ({shared[key]} chunks shown to several profiles) "
-                      f"than {profile}'s own ({len(chunk_ids)}): not {profile}'s value")
+        reason = _widespread(token, profile, len(chunk_ids), shared.get(key, 0))
+        if reason:
             widespread.append(Ignored(value=token.value, rule="distinctive", reason=reason))
             continue
         result[key] = (token.value, token.kind, profile, chunk_ids[0])
@@ -465,6 +466,18 @@ def _distinctive(
         if reason:
             why[key] = reason
     return result, contexts, why, widespread
+
+
+def _widespread(token: Token, profile: str, own: int, shared: int) -> str | None:
+    """Why a token that only `profile`'s own chunks (`own` of them) show alone is still the shared
+    content's, or None. Shared content uses it more widely than the profile's own; or, for a weak
+    shape (a profile owns one only by repetition), shared content repeats it as often as that."""
+    uses = f"{shared} chunks shown to several profiles use it"
+    if shared > own:
+        return f"{uses}, more than {profile}'s own ({own}): the shared content's value, not {profile}'s"
+    if ownable(token) == "weak" and shared >= WEAK_EVIDENCE:
+        return f"{uses} (a {token.kind} of digits owned only by repetition): the shared content's value too"
+    return None
 
 
 def _evidence(token: Token, profile: str, chunk_ids: list[str], named: str | None) -> str | None:
