@@ -102,6 +102,7 @@ def test_init_says_what_it_derived_from_the_hierarchy(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "# parent_profiles = []" in text
     assert re.findall(r"^\[profiles\.(\w+)\]", text, re.M) == ["windows", "mac", "linux"]
+    assert "[profiles.linux]  # keeps @platform=linux, @platform=unix" in text
 
 
 # --------------------------------------------------------------------------- against DITA-OT 4.2.4

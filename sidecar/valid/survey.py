@@ -198,7 +198,8 @@ def _survey(map_file: Path, search_dir: Path, used: dict[str, list[str]]) -> Sur
         by_value = {p.includes[0][1]: p for p in ditaval_profiles if len(p.includes) == 1}
         profiles = [
             SurveyProfile(value, None, scheme.labels(value), False,
-                          by_value[value].includes if value in by_value else [(attribute, value)])
+                          by_value[value].includes if value in by_value
+                          else [(attribute, k) for k in [value, *scheme.ancestors(attribute, value)]])
             for value in scheme.profile_values(attribute)
         ]
         return Survey(map_file, used, scheme.file, attribute, profiles, ditavals_seen, len(schemes),
