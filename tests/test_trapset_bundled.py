@@ -11,7 +11,7 @@ import pytest
 
 from conftest import BUNDLED_SAMPLES
 
-STRATA = ("scoped", "unscoped", "two-generation", "absent", "out-of-domain", "comparison")
+STRATA = ("scoped", "unscoped", "two-generation", "absent", "out-of-domain", "comparison", "versions")
 
 
 @pytest.fixture(scope="module", params=BUNDLED_SAMPLES, ids=lambda s: s.name)
@@ -65,6 +65,7 @@ def test_expectations_name_only_profiles_of_the_sample(bundled):
     for q in questions:
         named = set(q.expect.scope) | set(q.expect.values) | set(q.expect.choices)
         named |= set(q.expect.differences) | set(q.expect.wrong_side) | set(q.expect.available)
+        named |= set(q.expect.versions) | set(q.expect.cited)
         assert named <= set(builds), (q.id, named - set(builds))
 
 
@@ -115,3 +116,35 @@ def test_every_expected_difference_is_in_the_content_of_its_own_release(bundled)
                 if not any(option.lower() in text for option in options for _, text in builds[profile]):
                     missing.append((q.id, profile, options))
     assert missing == []
+
+
+VERSIONS_KINDS = {"list", "count", "latest", "oldest", "exists", "since", "until", "changed", "same"}
+
+
+def test_the_versions_stratum_asks_every_kind_in_both_halves(bundled):
+    sample, questions, _ = bundled
+    versions = [q for q in questions if q.stratum == "versions"]
+    least = 20 if sample.name == "corvane" else 10
+    for half in ("dev", "test"):
+        kinds = {q.expect.kind for q in versions if q.split == half}
+        assert kinds == VERSIONS_KINDS, (half, VERSIONS_KINDS - kinds)
+        assert len([q for q in versions if q.split == half]) >= least
+    # An answer names its versions; an ask for the product offers one choice per product.
+    for q in versions:
+        assert q.expect.acceptable() in (["versions"], ["ask"]), q.id
+        assert q.expect.versions or q.expect.choices, q.id
+        assert set(q.expect.cited) <= set(q.expect.versions), q.id
+        if q.expect.kind in ("since", "until"):
+            assert len(q.expect.cited) == 2, q.id
+
+
+def test_what_a_since_or_until_question_names_is_in_exactly_one_side_of_its_boundary(bundled):
+    """The first build with X documents it and the one before does not (since); the last build with X
+    documents it and the next does not (until): the boundary is in the content, not only in the key."""
+    _, questions, builds = bundled
+    for q in questions:
+        if q.expect.kind not in ("since", "until"):
+            continue
+        without, with_ = q.expect.versions if q.expect.kind == "since" else reversed(q.expect.versions)
+        assert with_ in builds and without in builds
+        assert len(builds[with_]) and len(builds[without])

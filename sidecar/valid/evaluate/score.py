@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from valid import tokens
 from valid.evaluate.compare_score import as_answers, score_comparison
 from valid.evaluate.trapset import Required, TrapQuestion
+from valid.evaluate.versions_score import score_versions
 
 Category = Literal["right", "asked", "refused", "wrong_generation", "wrong_other"]
 CATEGORIES: tuple[Category, ...] = ("right", "asked", "refused", "wrong_generation", "wrong_other")
@@ -82,6 +83,8 @@ def score_cell(
     outcome = obj.get("outcome", "")
     if outcome == "compare" and "compare" in expect.acceptable():
         return _comparison_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded)
+    if outcome in ("versions", "answer", "compare") and "versions" in expect.acceptable():
+        return _versions_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded)
     if outcome == "compare":
         # Read per generation: each generation's cells are its answer (a comparison where an answer
         # per generation was expected), so values, citations and wrong sides are scored as answers.
@@ -104,6 +107,19 @@ def _comparison_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded) ->
         question_id=question.id, arm=arm, stratum=question.stratum, fact=question.fact, outcome=obj.get("outcome", ""),
         category=category, correct=category == "right", reasons=reasons,
         answer_text=(obj.get("comparison") or {}).get("summary", ""), **counts,
+    )
+
+
+def _versions_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded) -> Cell:
+    """An answer to a question about the versions themselves (valid.evaluate.versions_score); a
+    comparison is read as its answers per generation."""
+    if obj.get("outcome") == "compare":
+        obj = {**obj, "answers": as_answers(obj)}
+    category, reasons, counts = score_versions(question.expect, obj, chunk_scopes, chunk_texts, grounded)
+    return Cell(
+        question_id=question.id, arm=arm, stratum=question.stratum, fact=question.fact, outcome=obj.get("outcome", ""),
+        category=category, correct=category == "right", reasons=reasons,
+        answer_text=(obj.get("versions") or {}).get("summary", "") or _answer_texts((obj.get("answers") or [{}])[0]), **counts,
     )
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from valid.evaluate.score import CATEGORIES, Cell
 from valid.evaluate.stats import wilson_interval
 
-STRATA = ("scoped", "unscoped", "shared", "two-generation", "absent", "out-of-domain", "comparison")
+STRATA = ("scoped", "unscoped", "shared", "two-generation", "absent", "out-of-domain", "comparison", "versions")
 COLOURS = {
     "right": "#2e7d32",
     "asked": "#1565c0",

@@ -6,7 +6,11 @@ One question per line:
                 "scope": [profiles], "values": {profile: [required, or [alternatives]]},
                 "forbidden": [strings that must not appear], "choices": [profiles offered when asking],
                 "differences": {profile: [values its side shows]}, "wrong_side": {profile: [values never
-                shown for it]}, "available": {profile: bool}, "same": bool}}
+                shown for it]}, "available": {profile: bool}, "same": bool,
+                # questions about the versions themselves (outcome "versions"):
+                "kind": "list"|"count"|"latest"|"oldest"|"exists"|"since"|"until"|"changed"|"same",
+                "versions": [profiles the answer names], "verdict": bool, "mentions": [required],
+                "cited": [profiles with cited evidence]}}
 """
 
 from __future__ import annotations
@@ -19,14 +23,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from valid.errors import ValidError
 
-Outcome = Literal["answer", "ask", "refuse", "compare"]
+Outcome = Literal["answer", "ask", "refuse", "compare", "versions"]
 # "absent": the question names a generation, but what it asks about does not exist in that generation's
 # content (a command removed there, an option added later); the right outcome is a refusal.
 # "comparison": what differs between named generations, or whether something is available on one;
 # the right outcome is a computed comparison (see valid.evaluate.compare_score).
 # "shared": the question names no generation and every generation's content says the same thing;
 # the right outcome is one answer for all of them, not a question back.
-Stratum = Literal["scoped", "unscoped", "shared", "two-generation", "absent", "out-of-domain", "comparison"]
+# "versions": a question about the versions themselves (which exist, the latest, since when, what changed
+# in a release, the same in every one); the right outcome is a versions answer of the expected kind
+# (see valid.evaluate.versions_score).
+Stratum = Literal["scoped", "unscoped", "shared", "two-generation", "absent", "out-of-domain", "comparison", "versions"]
+VersionsKind = Literal["list", "count", "latest", "oldest", "exists", "since", "until", "changed", "same"]
 # Every trap set is split once, fixed and committed: floors and weights are tuned on "dev" only, and the
 # scorecard reports "test".
 Split = Literal["dev", "test"]
@@ -50,6 +58,18 @@ class Expectation(BaseModel):
     )
     available: dict[str, bool] = Field(default_factory=dict, description="Per generation: the expected yes / no.")
     same: bool | None = Field(default=None, description="True: nothing differs, and the comparison must say so.")
+    # Questions about the versions themselves (outcome "versions"):
+    kind: VersionsKind | None = Field(default=None, description="The kind of versions answer expected.")
+    versions: list[str] = Field(
+        default_factory=list,
+        description="The profiles the answer names as its result, exactly: the list, the latest, the first build "
+        "with X and the last one before it without, a release and its predecessor, the builds compared.",
+    )
+    verdict: bool | None = Field(default=None, description="The expected yes / no (exists, the same in every version).")
+    mentions: list[Required] = Field(default_factory=list, description="Strings the answer's text must mention.")
+    cited: list[str] = Field(
+        default_factory=list, description="Profiles for each of which the answer cites evidence in that profile's scope."
+    )
 
     @field_validator("outcome")
     @classmethod
