@@ -36,6 +36,8 @@ from valid.answer.asked import AskResult, QueryMemo as _QueryMemo, ms as _ms
 from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
 from valid.answer.compare_flow import ask_comparison, comparison_kind
+from valid.answer.versions_catalog import Catalog, build_catalog
+from valid.answer.versions_flow import ask_versions, read_question
 from valid.answer.extract import answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
 from valid.wording import DocSetFacts, WordingSettings, fill, wording_for
@@ -145,6 +147,7 @@ class AnswerEngine:
         vocabulary: Vocabulary | None = None,
         published: PublishedPages | None = None,
         wording: WordingSettings | None = None,
+        version_order: Sequence[str] = (),
     ):
         self.release = release
         self.embedder = embedder
@@ -167,6 +170,9 @@ class AnswerEngine:
         self._peers = {
             p.name: [q.name for q in self.profiles if products.get(q.name) == products.get(p.name)] for p in self.profiles
         }
+        # The order of versions where the labels' version strings do not give it (valid.toml [versions] order).
+        self.version_order = tuple(version_order)
+        self._catalog: Catalog | None = None
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
@@ -186,6 +192,10 @@ class AnswerEngine:
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
         searched = self.abbreviations.expand(with_default_said(question))
         progress("scope", {"scope": list(resolution.profiles), "matched": list(resolution.matched)})
+        # Questions about the versions themselves have their own flow (valid.answer.versions_flow).
+        about_versions = read_question(question, resolution, self.profiles, self.versions_catalog)
+        if about_versions is not None:
+            return ask_versions(self, question, resolution, about_versions, started, stages)
         # Comparison and availability questions have their own flow (valid.answer.compare_flow).
         kind = comparison_kind(question, resolution, self.owned)
         if kind is not None:
@@ -198,6 +208,13 @@ class AnswerEngine:
         result = self._result(run, started)
         self.log_question(run, result)
         return result
+
+    @property
+    def versions_catalog(self) -> Catalog:
+        """The products and their versions in order (valid.answer.versions_catalog), built once."""
+        if self._catalog is None:
+            self._catalog = build_catalog(self.profiles, self.version_order)
+        return self._catalog
 
     # -- the steps of an ask, in order -----------------------------------------------------------
     def resolve_scope(self, question: str, generation: str | None, stages: dict[str, float]) -> ScopeResolution:

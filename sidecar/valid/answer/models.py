@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
-Outcome = Literal["answer", "ask", "refuse", "compare"]
+Outcome = Literal["answer", "ask", "refuse", "compare", "versions"]
 
 
 class _Model(BaseModel):
@@ -110,6 +110,45 @@ class Comparison(_Model):
     )
 
 
+# -- questions about the versions themselves (outcome "versions"; see valid.answer.versions) -------
+
+VersionsKind = Literal["list", "count", "latest", "oldest", "exists", "since", "until", "changed", "same"]
+
+
+class VersionEvidence(_Model):
+    """One cited piece of what a versions answer says, for one version."""
+
+    generation: str
+    text: str = Field(description="Verbatim from the cited chunk, or the subject scheme's entry for the version.")
+    cite: str | None = Field(description="The chunk it is taken from (in scope for this generation); None: the subject scheme.")
+    role: Literal["scheme", "has", "lacks", "notice", "release-notes", "change", "value"] = Field(
+        description="scheme: the version's entry in the subject scheme; has / lacks: this build documents the "
+        "subject / does not; notice: a deprecation or removal notice; release-notes: a release-note topic scoped "
+        "to the release; change: what differs from the previous build; value: what this build says about the subject."
+    )
+
+
+class VersionsAnswer(_Model):
+    kind: VersionsKind = Field(
+        description="list, count, latest, oldest, exists (catalog answers from the subject scheme); since, until "
+        "(the first / last build that documents the subject); changed (a release against its predecessor); "
+        "same (is the subject the same in every version)."
+    )
+    product: str = Field(description="The product whose versions are meant ('' when the doc set has one).")
+    subject: str = Field(default="", description="What since / until / same ask about.")
+    versions: list[str] = Field(
+        description="The profiles the answer names, oldest first: the list; the latest / oldest; the named version "
+        "or the documented ones nearest to it; the last build without the subject and the first with it (since), "
+        "the last with it and the first without (until); the predecessor and the release (changed); the builds "
+        "compared (same)."
+    )
+    labels: list[str] = Field(description="The display names of `versions`, in the same order.")
+    verdict: bool | None = Field(default=None, description="exists: is it documented; same: is it the same in every build.")
+    summary: str
+    gaps: list[str] = Field(default_factory=list, description="Builds inside the range that do not document the subject.")
+    evidence: list[VersionEvidence]
+
+
 class AnswerObject(_Model):
     outcome: Outcome
     scope: list[str]
@@ -124,13 +163,18 @@ class AnswerObject(_Model):
     comparison: Comparison | None = Field(
         default=None, description="With outcome 'compare': the computed difference, every cell cited."
     )
+    versions: VersionsAnswer | None = Field(
+        default=None, description="With outcome 'versions': an answer about the versions themselves, every claim cited."
+    )
 
     @model_serializer(mode="wrap")
     def _without_empty_comparison(self, handler):
         # Additive: an answer, ask or refusal prints exactly the keys it always had.
         data = handler(self)
-        if isinstance(data, dict) and data.get("comparison") is None:
-            data.pop("comparison", None)
+        if isinstance(data, dict):
+            for key in ("comparison", "versions"):
+                if data.get(key) is None:
+                    data.pop(key, None)
         return data
 
 
