@@ -109,6 +109,7 @@ class Presence:
     text: str  # the unit that decided, verbatim (or why there is none)
     cite: str | None
     role: str  # has, lacks, notice
+    deprecation: tuple[str, str] | None = None  # (unit, chunk id) announcing its removal, where it still is
 
 
 def _subject_tokens(subject: Sequence[str]) -> list[str]:
@@ -153,13 +154,14 @@ def presence(profile: str, subject: Sequence[str], chunks: Sequence[EvidenceChun
     gone = next(((u, c) for u, c in said if _NEGATION.search(u)), None)
     if gone is not None and (titled is None or titled.id == gone[1].id):
         return Presence(profile, False, gone[0], gone[1].id, "notice")
+    warned = next(((u, c.id) for u, c in said if _DEPRECATION.search(u)), None)
     if titled is not None:
         first = next((u for u, c in said if c.id == titled.id), None) or titled.title
-        return Presence(profile, True, first, titled.id, "has")
+        return Presence(profile, True, first, titled.id, "has", warned)
     if said:
         # Content before release notes: a release note names what is new, the reference documents it.
         unit, chunk = sorted(said, key=lambda uc: bool(RELEASE_NOTES.search(" ".join(uc[1].breadcrumbs))))[0]
-        return Presence(profile, True, unit, chunk.id, "has")
+        return Presence(profile, True, unit, chunk.id, "has", warned)
     nearest = chunks[0] if chunks else None
     # The subject is not repeated here: this side states an absence, not a value.
     text = "Not mentioned in this build's documentation."
@@ -201,9 +203,9 @@ def boundary_answer(kind: str, product: Product, subject: str, found: Mapping[st
     if kind == "until":
         # Deprecation notices of the builds that still document it announce the removal.
         evidence += [
-            VersionEvidence(generation=p, text=found[p].text, cite=found[p].cite, role="notice")
+            VersionEvidence(generation=p, text=found[p].deprecation[0], cite=found[p].deprecation[1], role="notice")
             for p in order[first : last + 1]
-            if found[p].documented and _DEPRECATION.search(found[p].text) and p not in picked
+            if found[p].documented and found[p].deprecation
         ]
     evidence += [_evidence(found[p]) for p in gaps if p not in picked]
     return _answer(kind, product, picked, summary, evidence, subject=subject, gaps=gaps)

@@ -113,7 +113,7 @@ def ask_versions(engine: "AnswerEngine", question: str, resolution: ScopeResolut
     latency = _ms(started)
     stages["total"] = latency
     outcome = "versions" if answer is not None else "ask" if choices else "refuse"
-    checks = {"passed": report.passed if report else True}
+    checks = {"passed": report.passed if report else True, "revisions": 0}
     if report is not None:
         checks.update(citations_in_scope=f"{report.citations_in_scope}/{report.citations}", values_grounded=f"{report.values_grounded}/{report.values}", out_of_scope_values=report.out_of_scope_values)
     obj = AnswerObject(

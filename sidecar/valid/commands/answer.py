@@ -9,6 +9,7 @@ import click
 
 from valid.answer.wiring import GENERATORS, make_generator, open_engine
 from valid.answer.compare_render import render_comparison
+from valid.answer.versions_render import render_versions
 from valid.answer.models import AnswerObject
 from valid.wording import DocSetFacts, fill, join_names, wording_for
 from valid.answer.question import MAX_QUESTION_CHARS, question_problem
@@ -102,6 +103,9 @@ def render(answer: AnswerObject, labels: dict[str, str], words: dict[str, str] |
     if answer.comparison is not None:
         out.append(render_comparison(answer.comparison, labels))
         out.append("")
+    if answer.versions is not None:
+        out.append(render_versions(answer.versions, labels))
+        out.append("")
     for item in answer.answers:  # builds that agree are one answer naming them all (valid.answer.fold)
         out.append(fill(words["answer_part"], names=join_names([labels.get(n, n) for n in item.generations], words)))
         out.append(textwrap.fill(item.answer, width=100, initial_indent="  ", subsequent_indent="  "))
@@ -119,7 +123,7 @@ def render(answer: AnswerObject, labels: dict[str, str], words: dict[str, str] |
     if answer.not_used:
         out.append(f"Not used: {answer.not_used}")
     checks = answer.checks
-    if answer.answers or answer.comparison is not None:
+    if answer.answers or answer.comparison is not None or answer.versions is not None:
         out.append(
             f"Checks: citations in scope {checks.get('citations_in_scope')}, values grounded "
             f"{checks.get('values_grounded')}, out-of-scope values {checks.get('out_of_scope_values')}, "

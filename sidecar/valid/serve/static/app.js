@@ -113,6 +113,7 @@ function keepConversationInUrl(id) {
 const TURN_TITLES = {
   answer: (turn) => t("answer_for", { names: listOf(turn.scope) }),
   compare: (turn) => t("comparison_of", { names: listOf(turn.scope) }),
+  versions: () => t("versions_heading"),
   ask: () => t("ask_heading"),
   refuse: (turn) => (turn.scope.length ? t("no_answer_for", { names: listOf(turn.scope) }) : t("no_answer")),
 };
@@ -282,6 +283,40 @@ function renderComparison(data, container) {
   table.append(body);
   container.append(table);
   if (data.refusal) container.append(el("p", { class: "reason", text: data.refusal.reason }));
+  if (data.not_used) container.append(el("p", { class: "not-used", text: data.not_used }));
+  return heading;
+}
+
+
+// A versions answer: its kind, the summary, the versions it names, then every piece of evidence cited.
+function renderVersions(data, container) {
+  const v = data.versions;
+  const heading = el("h2", { id: "result-heading", tabindex: "-1", class: "scope versions-kind", "data-kind": v.kind,
+    text: t("versions_" + v.kind) + (v.product ? " — " + v.product : "") });
+  container.append(heading);
+  if (v.verdict !== null && v.verdict !== undefined) {
+    container.append(el("p", { class: "verdict", text: t(v.verdict ? "verdict_yes" : "verdict_no") }));
+  }
+  container.append(el("p", { class: "versions-summary", text: v.summary }));
+  if (v.labels.length) {
+    const named = el("ul", { class: "versions-named" });
+    v.versions.forEach((g, i) => named.append(el("li", { "data-generation": g, text: v.labels[i] })));
+    container.append(named);
+  }
+  if (v.gaps && v.gaps.length) container.append(el("p", { class: "gaps", text: t("versions_gaps", { names: listOf(v.gaps) }) }));
+  const list = el("ol", { class: "versions-evidence" });
+  for (const e of v.evidence) {
+    const item = el("li", { "data-generation": e.generation, "data-role": e.role },
+      el("strong", { text: label(e.generation) + ": " }), el("span", { class: "step-text", text: e.text }));
+    if (e.cite) {
+      item.append(" ", el("a", { class: "cite", href: sourceHref(e.cite, e.generation),
+        "aria-label": t("source_for", { name: label(e.generation), where: e.cite }) }, el("code", { text: e.cite })));
+    } else {
+      item.append(" ", el("span", { class: "cite scheme", text: t("versions_from_scheme") }));
+    }
+    list.append(item);
+  }
+  container.append(list);
   if (data.not_used) container.append(el("p", { class: "not-used", text: data.not_used }));
   return heading;
 }
@@ -462,6 +497,7 @@ async function ask(again) {
     if (body.outcome === "answer") heading = renderAnswer(body, container);
     else if (body.outcome === "ask") heading = renderAsk(body, container);
     else if (body.outcome === "compare") heading = renderComparison(body, container);
+    else if (body.outcome === "versions") heading = renderVersions(body, container);
     else heading = renderRefusal(body, container);
     container.append(renderRun(body));
     if (state.answerId) container.append(renderFeedback(state.answerId));
