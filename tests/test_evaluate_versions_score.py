@@ -79,3 +79,16 @@ def test_a_text_answer_citing_another_products_content_is_a_wrong_generation():
 def test_a_question_back_where_a_versions_answer_was_expected_is_not_correct():
     cell = score_cell(_question(**SINCE), "valid", {"outcome": "ask", "choices": [{"generation": "cli-2.3.0"}]}, SCOPES)
     assert cell.category == "asked" and not cell.correct
+
+
+def test_a_versions_answer_where_an_answer_was_expected_is_read_as_its_cited_evidence_per_generation():
+    question = TrapQuestion.model_validate(
+        {"id": "q", "question": "What's new in 2.4.1?", "stratum": "scoped", "split": "dev",
+         "expect": {"outcome": "answer", "scope": ["cli-2.4.1"], "values": {"cli-2.4.1": ["corvane watch"]}}}
+    )
+    obj = _versions("changed", ["cli-2.3.0", "cli-2.4.1"], [
+        {"generation": "cli-2.4.1", "text": "New (preview): corvane watch.", "cite": "b", "role": "release-notes"},
+        {"generation": "cli-2.3.0", "text": "Only in the version before", "cite": "a", "role": "lacks"},
+    ])
+    cell = score_cell(question, "valid", obj, SCOPES)
+    assert (cell.category, cell.reasons) == ("right", [])

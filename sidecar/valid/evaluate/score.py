@@ -27,7 +27,7 @@ from pydantic import BaseModel
 from valid import tokens
 from valid.evaluate.compare_score import as_answers, score_comparison
 from valid.evaluate.trapset import Required, TrapQuestion
-from valid.evaluate.versions_score import score_versions
+from valid.evaluate.versions_score import score_versions, versions_as_answers
 
 Category = Literal["right", "asked", "refused", "wrong_generation", "wrong_other"]
 CATEGORIES: tuple[Category, ...] = ("right", "asked", "refused", "wrong_generation", "wrong_other")
@@ -85,6 +85,11 @@ def score_cell(
         return _comparison_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded)
     if outcome in ("versions", "answer", "compare") and "versions" in expect.acceptable():
         return _versions_cell(question, arm, obj, chunk_scopes, chunk_texts, grounded)
+    if outcome == "versions":
+        # Read per generation: a versions answer where an answer was expected ("what's new in 2.4.1?"
+        # asked as a scoped question) is its cited evidence, generation by generation.
+        obj = {**obj, "outcome": "answer", "answers": versions_as_answers(obj)}
+        outcome = "answer"
     if outcome == "compare":
         # Read per generation: each generation's cells are its answer (a comparison where an answer
         # per generation was expected), so values, citations and wrong sides are scored as answers.

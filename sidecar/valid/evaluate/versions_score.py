@@ -97,3 +97,16 @@ def score_versions(
     reasons += [f"missing {item!r}" for item in expect.mentions if not _contains(text, item)]
     reasons += [f"no evidence cited for {profile}" for profile in expect.cited if profile not in cited]
     return ("wrong_other" if reasons else "right"), reasons, counts
+
+
+def versions_as_answers(obj: Mapping[str, Any]) -> list[dict]:
+    """A versions answer read as one answer per generation: the cited evidence that states
+    something about that generation (not an absence, not a scheme entry), as its steps."""
+    versions = obj.get("versions") or {}
+    answers: dict[str, dict] = {}
+    for piece in versions.get("evidence") or []:
+        if piece.get("cite") is None or piece.get("role") == "lacks":
+            continue
+        answer = answers.setdefault(piece["generation"], {"generation": piece["generation"], "answer": "", "steps": []})
+        answer["steps"].append({"text": piece.get("text") or "", "cite": piece["cite"]})
+    return list(answers.values())
