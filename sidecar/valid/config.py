@@ -76,6 +76,12 @@ class EvaluateConfig(_Section):
     split: str | None = None
 
 
+class VersionsSection(_Section):
+    # The order of the versions, oldest first (profile names), where the labels' version strings do
+    # not give it or give it wrongly; versions it does not name keep their order after these.
+    order: list[str] | None = None
+
+
 class ServeSection(_Section):
     host: str | None = None
     port: int | None = None
@@ -158,6 +164,7 @@ class Config(_Section):
     answer: AnswerConfig = AnswerConfig()
     evaluate: EvaluateConfig = EvaluateConfig()
     serve: ServeSection = ServeSection()
+    versions: VersionsSection = VersionsSection()
     tuning: TuningConfig = TuningConfig()
     prices: dict[str, Price] = Field(default_factory=dict)
 
@@ -233,6 +240,7 @@ def default_map(config: Config) -> dict[str, Any]:
         "strict": docset.strict,
     }
     trapset = {"trapset": config.resolve(config.evaluate.trapset)}
+    order = {"version_order": ",".join(config.versions.order) if config.versions.order else None}
     serve_options = serve.model_dump(exclude={"cors_origins"})
     serve_options["cors_origins"] = tuple(serve.cors_origins) if serve.cors_origins is not None else None
     commands = {
@@ -244,8 +252,9 @@ def default_map(config: Config) -> dict[str, Any]:
         },
         "ask": {**state, "generator": answer.generator, "model": answer.model, "log_url": answer.log_url,
                 "noun": serve.noun,
-                "max_question_chars": serve.max_question_chars},  # the server's bound, one setting for both
-        "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split},
+                "max_question_chars": serve.max_question_chars,  # the server's bound, one setting for both
+                **order},
+        "eval": {**state, **trapset, "generator": answer.generator, "split": config.evaluate.split, **order},
         "report": state,  # not the trap set: --trapset runs it, and --scorecard refuses it
         "serve": {**state, "generator": answer.generator, "gemini_model": answer.model, "log_url": answer.log_url,
                   **serve_options},

@@ -151,7 +151,8 @@ def presence(profile: str, subject: Sequence[str], chunks: Sequence[EvidenceChun
         for unit in units(chunk.text) if chunk.text else []:
             if mentions(subject, unit, together):
                 said.append((unit, chunk))
-    gone = next(((u, c) for u, c in said if _NEGATION.search(u)), None)
+    # "Removed: X" or "X is not supported" says it is gone; "X will be removed" announces it, still there.
+    gone = next(((u, c) for u, c in said if _NEGATION.search(u) and not _DEPRECATION.search(u)), None)
     if gone is not None and (titled is None or titled.id == gone[1].id):
         return Presence(profile, False, gone[0], gone[1].id, "notice")
     warned = next(((u, c.id) for u, c in said if _DEPRECATION.search(u)), None)

@@ -92,6 +92,7 @@ def open_engine(
     log: bool = True,
     gap_issues: bool = True,
     wording=None,
+    version_order: tuple[str, ...] | list[str] = (),
 ) -> OpenEngine:
     from valid.audit.issues import AppendingIssues
     from valid.index import Store, open_active, open_release
@@ -126,6 +127,7 @@ def open_engine(
             release_id=release.id,
             closers=closers,
             wording=wording,  # the doc set's noun for a build, in the answer's sentences (valid.wording)
+            version_order=version_order,
         )
     except BaseException:
         for close in reversed(closers):

@@ -39,8 +39,10 @@ from valid.answer.question import MAX_QUESTION_CHARS, question_problem
               "else from the profiling attribute).")
 @click.option("--max-question-chars", type=click.IntRange(1), default=MAX_QUESTION_CHARS, show_default=True,
               help="Longest question accepted, in characters: the same bound as `valid serve` ([serve] max_question_chars).")
+@click.option("--version-order", metavar="NAME,NAME,...",
+              help="The versions' order, oldest first, where their labels do not give it (valid.toml [versions] order).")
 def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation,
-                noun, max_question_chars):  # fmt: skip
+                noun, max_question_chars, version_order):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
     The scope comes from the question's words (names, other names such as Ironwood, machine types)
@@ -57,7 +59,8 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     from valid.wording import WordingSettings
 
     engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
-                         gap_issues=not no_log, log_url=None if no_log else log_url, wording=WordingSettings(noun=noun))
+                         gap_issues=not no_log, log_url=None if no_log else log_url, wording=WordingSettings(noun=noun),
+                         version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()])
     try:
         if conversation is None:
             result = engine.ask(question, generation)

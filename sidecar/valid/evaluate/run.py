@@ -30,6 +30,7 @@ def evaluate(
     split: str = "all",
     progress: Callable[[str], None] | None = None,
     release_id: str | None = None,
+    version_order: tuple[str, ...] | list[str] = (),
 ) -> tuple[Scorecard, dict[str, list[dict]]]:
     """Score every question of `trapset` (or of one of its halves: split "dev" or "test") against
     the active release in `state` (or `release_id`, e.g. a release built with --no-activate that
@@ -41,7 +42,9 @@ def evaluate(
     state = Path(state)
     raw: dict[str, list[dict]] = {"valid": [], "baseline": []}
     cells: list[Cell] = []
-    with open_engine(state, generator=generator, chroma_url=chroma_url, release_id=release_id) as engine:
+    with open_engine(
+        state, generator=generator, chroma_url=chroma_url, release_id=release_id, version_order=version_order
+    ) as engine:
         release = engine.release
         chunks = release.get_chunks(release.all_chunk_ids())
         scopes = {chunk.id: set(chunk.in_scope()) for chunk in chunks}
