@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from valid.answer.versions_cues import CUES, subject_words, versions_kind
+from valid.answer.versions_cues import CUES, subject_runs, subject_words, versions_kind
 
 MUST = [
     ("Which versions of Acme Server are documented?", "list"),
@@ -58,3 +58,4 @@ def test_the_subject_is_what_is_left_once_names_and_cue_words_are_out_and_code_w
     assert subject_words("Since when is ACME_HOME supported?", []) == ["ACME_HOME"]
     assert subject_words("What's the oldest version of Acme?", ["Acme"]) == []
     assert subject_words("Is the maximum file size the same in every Acme release?", ["Acme"]) == ["maximum", "file", "size"]
+    assert subject_runs("Which Acme release added --keep-within to acme prune?", ["Acme"]) == [["--keep-within"], ["prune"]]

@@ -112,8 +112,11 @@ class Presence:
     deprecation: tuple[str, str] | None = None  # (unit, chunk id) announcing its removal, where it still is
 
 
-def _subject_tokens(subject: Sequence[str]) -> list[str]:
-    return [w for w in subject if w.lower() not in STOPWORDS]
+Runs = Sequence[Sequence[str]]  # the subject's runs of adjacent words (versions_cues.subject_runs)
+
+
+def _words_of(runs: Runs) -> list[str]:
+    return [w for run in runs for w in run if w.lower() not in STOPWORDS]
 
 
 def _code_like(word: str) -> bool:
@@ -124,32 +127,49 @@ def _token_pattern(word: str) -> str:
     return rf"(?<![\w]){re.escape(word.lower())}(?![\w])"
 
 
-def mentions(subject: Sequence[str], unit: str, together: bool = True) -> bool:
-    """The subject's words in the unit: code-like words (flags, variables, paths) literally, other
-    words by stem; `together`: as one phrase in order (else anywhere in the unit)."""
-    lowered = unit.lower()
-    words = _subject_tokens(subject)
+def _stems(text: str) -> list[str]:
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOPWORDS]
+
+
+def _run_in(run: Sequence[str], lowered: str, have: list[str]) -> bool:
+    """One run as a phrase: its code-like words literally, its other words as adjacent stems."""
+    if any(not re.search(_token_pattern(w), lowered) for w in run if _code_like(w)):
+        return False
+    plain = [stem(w.lower()) for w in run if not _code_like(w) and w.lower() not in STOPWORDS]
+    return not plain or any(have[i : i + len(plain)] == plain for i in range(len(have) - len(plain) + 1))
+
+
+def mentions(runs: Runs, text: str, together: bool = True) -> bool:
+    """The subject in the text: each run as a phrase (`together`), or every word anywhere."""
+    words = _words_of(runs)
     if not words:
         return False
-    code = [w for w in words if _code_like(w)]
-    if any(not re.search(_token_pattern(w), lowered) for w in code):
-        return False
-    plain = [stem(w.lower()) for w in words if not _code_like(w)]
-    if not plain:
-        return True
-    have = [stem(w) for w in re.findall(r"[a-z0-9]+", lowered) if w not in STOPWORDS]
-    if not together:
-        return set(plain) <= set(have)
-    return any(have[i : i + len(plain)] == plain for i in range(len(have) - len(plain) + 1))
+    lowered = text.lower()
+    have = _stems(text)
+    if together:
+        return all(_run_in(run, lowered, have) for run in runs if run)
+    return all(
+        re.search(_token_pattern(w), lowered) if _code_like(w) else stem(w.lower()) in have for w in words
+    )
 
 
-def presence(profile: str, subject: Sequence[str], chunks: Sequence[EvidenceChunk], together: bool = True) -> Presence:
-    """Does this build document the subject? Its chunks are the ones found for the subject in its scope."""
-    titled = next((c for c in chunks if mentions(subject, c.title, together)), None)
+def _touches(runs: Runs, unit: str) -> bool:
+    """The unit itself names part of the subject (so its negation is about the subject)."""
+    lowered, have = unit.lower(), set(_stems(unit))
+    return any(re.search(_token_pattern(w), lowered) if _code_like(w) else stem(w.lower()) in have for w in _words_of(runs))
+
+
+def presence(profile: str, runs: Runs, chunks: Sequence[EvidenceChunk], together: bool = True) -> Presence:
+    """Does this build document the subject? Its chunks are the ones found for the subject in its
+    scope. Together: a unit (line or sentence) holds every run as a phrase; else the unit with its
+    topic's title and breadcrumbs holds every word."""
+    titled = next((c for c in chunks if mentions(runs, c.title, together)), None)
     said: list[tuple[str, EvidenceChunk]] = []
     for chunk in chunks:
+        context = " ".join([*chunk.breadcrumbs, chunk.title])
         for unit in units(chunk.text) if chunk.text else []:
-            if mentions(subject, unit, together):
+            found = mentions(runs, unit, True) if together else _touches(runs, unit) and mentions(runs, f"{context} {unit}", False)
+            if found:
                 said.append((unit, chunk))
     # "Removed: X" or "X is not supported" says it is gone; "X will be removed" announces it, still there.
     gone = next(((u, c) for u, c in said if _NEGATION.search(u) and not _DEPRECATION.search(u)), None)
@@ -263,11 +283,11 @@ def changed_answer(product: Product, release: str, notes: list[VersionEvidence],
 # -- the same in every version -------------------------------------------------------------------
 
 
-def statement(profile: str, subject: Sequence[str], chunks: Sequence[EvidenceChunk]) -> Presence:
+def statement(profile: str, runs: Runs, chunks: Sequence[EvidenceChunk]) -> Presence:
     """What this build says about the subject: the unit sharing most of the subject's words
     (reference content before release notes, then search rank), verbatim and cited."""
-    wanted = {stem(w.lower()) for w in _subject_tokens(subject) if not _code_like(w)}
-    code = [w for w in _subject_tokens(subject) if _code_like(w)]
+    wanted = {stem(w.lower()) for w in _words_of(runs) if not _code_like(w)}
+    code = [w for w in _words_of(runs) if _code_like(w)]
     best: tuple[tuple, str, EvidenceChunk] | None = None
     for rank, chunk in enumerate(chunks):
         notes = bool(RELEASE_NOTES.search(" ".join(chunk.breadcrumbs)))
@@ -275,11 +295,12 @@ def statement(profile: str, subject: Sequence[str], chunks: Sequence[EvidenceChu
             lowered = unit.lower()
             have = {stem(w) for w in re.findall(r"[a-z0-9]+", lowered)}
             score = len(wanted & have) + sum(bool(re.search(_token_pattern(w), lowered)) for w in code)
-            key = (-score, notes, rank)
+            # Content every build shares wins a tie: the same text is then seen as the same.
+            key = (-score, notes, -len(chunk.scope), rank)
             if score and (best is None or key < best[0]):
                 best = (key, unit, chunk)
     if best is None:
-        return presence(profile, subject, chunks)
+        return presence(profile, runs, chunks)
     return Presence(profile, True, best[1], best[2].id, "value")
 
 

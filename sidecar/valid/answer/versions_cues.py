@@ -72,9 +72,13 @@ def versions_kind(question: str) -> VersionsKind | None:
 
 
 def subject_words(question: str, names: list[str]) -> list[str]:
-    """What a since / until / same question asks about: the longest run of words once the names of
-    the versions and products, the cue words and stop words are taken out (the last run on a tie:
-    the subject follows the cue)."""
+    """What a since / until / same question asks about: its words once the names of the versions
+    and products, the cue words and stop words are taken out (subject_runs, joined)."""
+    return [word for run in subject_runs(question, names) for word in run]
+
+
+def subject_runs(question: str, names: list[str]) -> list[list[str]]:
+    """The subject's runs of adjacent words ("--keep-within", "corvane prune"), in question order."""
     text = re.sub(r"(?<=\w)['’](?:s|re|ve|ll|d|t)\b", "", question)
     for name in sorted(names, key=len, reverse=True):
         if name:
@@ -88,5 +92,4 @@ def subject_words(question: str, names: list[str]) -> list[str]:
                 runs.append([])
             continue
         runs[-1].append(token)
-    best = max(len(r) for r in runs)
-    return next(r for r in reversed(runs) if len(r) == best)
+    return [run for run in runs if run]

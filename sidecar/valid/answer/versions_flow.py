@@ -48,18 +48,19 @@ from valid.answer.versions import (
     statement,
 )
 from valid.answer.versions_catalog import Catalog, Product
-from valid.answer.versions_cues import versions_kind, subject_words
+from valid.answer.versions_cues import subject_runs, versions_kind
 
 if TYPE_CHECKING:
     from valid.answer.decide import AnswerEngine, AskResult
 
 SUBJECT_DEPTH = 8  # BM25 hits per build for the subject of a since / until / same question
+MAX_UNION_DEPTH = 200  # BM25 hits over all the builds' chunks, shared out among the builds
 
 
 @dataclass(frozen=True)
 class VersionsQuestion:
     kind: str
-    subject: tuple[str, ...]
+    subject: tuple[tuple[str, ...], ...]  # runs of adjacent words
     products: tuple[Product, ...]  # the products meant (several: ask which, unless the subject decides)
 
 
@@ -71,10 +72,13 @@ def _names(profiles, resolution: ScopeResolution, catalog: Catalog) -> list[str]
     return sorted(names | set(words), key=len, reverse=True)
 
 
-def _without_product_words(subject: list[str], product_words) -> list[str]:
-    # "corvane-agent drain" → drain: a program named after its product names the product.
-    kept = [w for w in subject if not set(re.split(r"[-_]", w.lower())) <= set(product_words)]
-    return kept or subject
+def _without_product_words(runs: list[list[str]], product_words) -> list[list[str]]:
+    # A run of product words alone ("CLI", "TPU") names the product; inside a phrase ("corvane
+    # prune", "Cloud TPU API") the words are part of what is asked about.
+    def product_only(run):
+        return all(set(re.split(r"[-_]", w.lower())) <= set(product_words) for w in run)
+
+    return [run for run in runs if not product_only(run)]
 
 
 def read_question(question: str, resolution: ScopeResolution, profiles, catalog: Catalog) -> VersionsQuestion | None:
@@ -83,7 +87,7 @@ def read_question(question: str, resolution: ScopeResolution, profiles, catalog:
     if kind is None:
         return None
     product_words = naming_pattern(profiles).product_words
-    subject = _without_product_words(subject_words(question, _names(profiles, resolution, catalog)), product_words)
+    subject = _without_product_words(subject_runs(question, _names(profiles, resolution, catalog)), product_words)
     named, unknown = resolution.profiles, resolution.unknown
     meant = catalog.products_of(named or resolution.candidates) or list(catalog.products)
     if kind in ("list", "count", "latest", "oldest"):
@@ -94,7 +98,7 @@ def read_question(question: str, resolution: ScopeResolution, profiles, catalog:
         ok = not subject and len(named) == 1 and not unknown
     else:  # since, until, same: about a subject, over every build of the product
         ok = bool(subject) and not named and not unknown
-    return VersionsQuestion(kind, tuple(subject), tuple(meant)) if ok else None
+    return VersionsQuestion(kind, tuple(map(tuple, subject)), tuple(meant)) if ok else None
 
 
 def ask_versions(engine: "AnswerEngine", question: str, resolution: ScopeResolution, asked: VersionsQuestion, started: float, stages: dict) -> "AskResult":
@@ -169,20 +173,22 @@ def _product_choices(products: Sequence[Product]) -> list[Choice]:
 
 
 def _search(engine, subject: Sequence[str], profiles: Sequence[str], shown) -> dict[str, list[EvidenceChunk]]:
-    """The subject's BM25 hits in each build's own scope, as evidence chunks."""
+    """The subject's BM25 hits among the builds' chunks (one search over their union, as routing
+    does), then each build's own: only chunks in a build's scope are ever its evidence."""
     query = " ".join(subject)
-    hits = {p: [h.chunk_id for h in engine.release.search_bm25(query, p, SUBJECT_DEPTH)] for p in profiles}
-    wanted = list(dict.fromkeys(i for ids in hits.values() for i in ids if i not in shown))
+    depth = min(MAX_UNION_DEPTH, SUBJECT_DEPTH * len(profiles))
+    ids = [h.chunk_id for h in engine.release.search_bm25_any(query, list(profiles), depth)]
+    wanted = [i for i in dict.fromkeys(ids) if i not in shown]
     for chunk_id, chunk in (chunks_by_id(engine.release, wanted) if wanted else {}).items():
         shown[chunk_id] = evidence_chunk(chunk)
-    return {p: [shown[i] for i in ids if i in shown and p in shown[i].scope] for p, ids in hits.items()}
+    return {p: [shown[i] for i in ids if p in shown[i].scope][:SUBJECT_DEPTH] for p in profiles}
 
 
 def _over_builds(engine, asked: VersionsQuestion, products: list[Product], shown):
     """since / until / same: each build of the product(s) in version order."""
-    subject = list(asked.subject)
+    subject = [list(run) for run in asked.subject]
     profiles = [p for product in products for p in product.profiles]
-    found = _search(engine, subject, profiles, shown)
+    found = _search(engine, [w for run in subject for w in run], profiles, shown)
     if asked.kind == "same":
         walked = {p: statement(p, subject, found[p]) for p in profiles}
     else:
@@ -190,7 +196,7 @@ def _over_builds(engine, asked: VersionsQuestion, products: list[Product], shown
         if not any(w.documented for w in walked.values()):
             walked = {p: presence(p, subject, found[p], together=False) for p in profiles}
     having = [product for product in products if any(walked[p].documented for p in product.profiles)]
-    words = " ".join(subject)
+    words = " ".join(w for run in subject for w in run)
     if not having:
         return None, [], Refusal(reason=f"No documented version mentions '{words}'.", missing=f"content about '{words}'", gap_issue=None)
     if len(having) > 1:
