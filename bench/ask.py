@@ -48,11 +48,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-STAGES = ["scope", "retrieve", "compare", "generate", "check", "log", "total"]
+STAGES = ["scope", "retrieve", "compare", "versions", "generate", "check", "log", "total"]
 TARGET_SAMPLE_P50_MS = 150.0
 TARGET_COMPARE_P50_MS = 250.0  # a comparison: one retrieval per side, the groups, the computed rows
 TARGET_SCALE_P50_MS = 300.0
-SECTIONS = {"ask": ("<!-- bench:ask -->", "<!-- /bench:ask -->"), "scale": ("<!-- bench:ask-scale -->", "<!-- /bench:ask-scale -->")}
+TARGET_VERSIONS_P50_MS = 250.0  # a question about the versions: the scheme, or one search over the builds
+SECTIONS = {
+    "ask": ("<!-- bench:ask -->", "<!-- /bench:ask -->"),
+    "scale": ("<!-- bench:ask-scale -->", "<!-- /bench:ask-scale -->"),
+    "versions": ("<!-- bench:ask-versions -->", "<!-- /bench:ask-versions -->"),
+}
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -117,7 +122,7 @@ def profiles_of(state: Path) -> list:
         return list(release.header.profiles)
 
 
-def generated_corpus(work: Path, embedder, profiles: int, chunks: int, seed: int) -> Corpus:
+def generated_corpus(work: Path, embedder, profiles: int, chunks: int, seed: int, versions: bool = False) -> Corpus:
     from product_corpus import generate
 
     from valid.index import Store, build_release
@@ -129,7 +134,8 @@ def generated_corpus(work: Path, embedder, profiles: int, chunks: int, seed: int
     print(f"indexing {len(corpus.chunks)} generated chunks into {directory / 'state'} (reused when unchanged) ...", file=sys.stderr)
     result = build_release(export_path, embedder, Store(directory / "state"))
     return Corpus(
-        f"generated ({profiles} versions)", directory / "state", [q.text for q in corpus.questions], profiles,
+        f"generated ({profiles} versions)", directory / "state",
+        [q.text for q in (corpus.versions_questions if versions else corpus.questions)], profiles,
         len(corpus.chunks), f"bench/product_corpus.py, seed {seed}", time.perf_counter() - started,
         result.report.embedding.embedded,
     )
@@ -139,7 +145,9 @@ def generated_corpus(work: Path, embedder, profiles: int, chunks: int, seed: int
 @dataclass
 class Run:
     open_ms: float
-    wall: dict[str, list[float]] = field(default_factory=lambda: {"scoped": [], "unscoped": [], "unknown": [], "comparison": []})
+    wall: dict[str, list[float]] = field(
+        default_factory=lambda: {"scoped": [], "unscoped": [], "unknown": [], "comparison": [], "versions": []}
+    )
     stages: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     outcomes: dict[str, dict[str, int]] = field(default_factory=dict)
     rss_mb: float = 0.0
@@ -149,8 +157,12 @@ def kind_of(question: str, profiles) -> str:
     from valid.answer.scope import resolve_scope
 
     from valid.answer.compare import comparison_kind
+    from valid.answer.versions_catalog import build_catalog
+    from valid.answer.versions_flow import read_question
 
     resolution = resolve_scope(question, profiles, None)
+    if read_question(question, resolution, profiles, build_catalog(profiles)) is not None:
+        return "versions"
     if comparison_kind(question, resolution):
         return "comparison"
     if resolution.unknown and not resolution.profiles:
@@ -351,10 +363,12 @@ def report_in_process(corpora: list[Corpus], runs: list[Run], args) -> list[str]
     ]
     verdicts = []
     for corpus, run in zip(corpora, runs):
-        for kind in ("scoped", "unscoped", "unknown", "comparison"):
+        for kind in ("scoped", "unscoped", "unknown", "comparison", "versions"):
             target = TARGET_SAMPLE_P50_MS if corpus.name.startswith("sample") else TARGET_SCALE_P50_MS
             if kind == "comparison":
                 target = TARGET_COMPARE_P50_MS
+            if kind == "versions":
+                target = TARGET_VERSIONS_P50_MS
             wall = run.wall[kind]
             if not wall:
                 continue
@@ -399,6 +413,8 @@ def command_line(args) -> str:
         parts.append(f"--corpus {args.corpus}")
     if args.corpus != "sample":
         parts.append(f"--profiles {args.profiles} --chunks {args.chunks} --seed {args.seed}")
+    if args.versions:
+        parts.append("--versions")
     parts.append(f"--questions {args.questions} --warmup {args.warmup}")
     if args.corpus != "sample":
         parts.append(f"--cli-runs {args.cli_runs}")
@@ -430,7 +446,12 @@ def main() -> None:
                         help="where the generated doc set's export and index are kept between runs "
                         "(default ~/.cache/valid-bench/ask)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    parser.add_argument("--versions", action="store_true",
+                        help="ask only questions about the versions themselves (list, latest, since, until, what changed, "
+                        "the same in every version) on the generated doc set; writes the 'Versions questions' section")
     args = parser.parse_args()
+    if args.versions and args.corpus != "generated":
+        parser.error("--versions asks the generated doc set: add --corpus generated")
 
     from valid.embed import make_embedder
 
@@ -441,7 +462,7 @@ def main() -> None:
     if args.corpus in ("sample", "both"):
         corpora.append(sample_corpus(temp, embedder))
     if args.corpus in ("generated", "both"):
-        corpora.append(generated_corpus(args.work, embedder, args.profiles, args.chunks, args.seed))
+        corpora.append(generated_corpus(args.work, embedder, args.profiles, args.chunks, args.seed, args.versions))
     runs = []
     for corpus in corpora:
         print(f"asking {args.questions} questions on {corpus.name} ...", file=sys.stderr)
@@ -472,12 +493,12 @@ def main() -> None:
     lines += ["", f"Peak RSS of the bench process: {peak:.0f} MB. `retrieve` includes the query embedding and, for an "
               "unscoped question, every search it takes to route it (per profile, or one over their union)."]
     for corpus in corpora:
-        if corpus.profiles > 3:
+        if corpus.profiles > 3 and not args.versions:
             costs = channel_costs(corpus, embedder)
             lines += ["", f"Where retrieval goes on {corpus.name} (p50 ms per call; 20 calls each, 5 for routing):", ""]
             lines += ["| call | p50 ms |", "|---|---:|"] + [f"| {name} | {ms:.1f} |" for name, ms in costs.items()]
 
-    if args.cli_runs and args.corpus != "sample":
+    if args.cli_runs and args.corpus != "sample" and not args.versions:
         print("timing the CLI ...", file=sys.stderr)
         checkouts = [this_checkout()]
         if args.cli_baseline:
@@ -524,7 +545,7 @@ def main() -> None:
     report = "\n".join(lines)
     print(report)
     if not args.no_write:
-        write_section("ask" if args.corpus == "sample" else "scale", report)
+        write_section("versions" if args.versions else "ask" if args.corpus == "sample" else "scale", report)
 
 
 if __name__ == "__main__":

@@ -109,7 +109,7 @@ CONCEPTS = [
 @dataclass(frozen=True)
 class Question:
     text: str
-    kind: str  # "scoped" | "unscoped"
+    kind: str  # "scoped" | "unscoped" | "versions"
 
 
 @dataclass
@@ -117,6 +117,8 @@ class Corpus:
     header: ExportHeader
     chunks: list[Chunk]
     questions: list[Question] = field(default_factory=list)
+    # Questions about the versions themselves (bench/ask.py --versions), from the same facts.
+    versions_questions: list[Question] = field(default_factory=list)
 
     def write(self, path: Path) -> Path:
         lines = [self.header.model_dump_json()] + [c.model_dump_json() for c in self.chunks]
@@ -342,7 +344,8 @@ def generate(profiles: int = 20, chunks: int = 10_000, seed: int = 7) -> Corpus:
             per_profile={p: sum(1 for c in b.chunks if c.scope[p]) for p in names},
         ),
     )
-    return Corpus(header=header, chunks=b.chunks, questions=_questions(rng, facts, labels, names))
+    questions = _questions(rng, facts, labels, names)
+    return Corpus(header=header, chunks=b.chunks, questions=questions, versions_questions=_versions_questions(rng, facts, labels, names))
 
 
 def _questions(rng: random.Random, facts: list[dict], labels: dict[str, str], names: list[str], count: int = 200) -> list[Question]:
@@ -362,3 +365,26 @@ def _questions(rng: random.Random, facts: list[dict], labels: dict[str, str], na
         else:
             out.append(Question(f"{body}?", "unscoped"))
     return out
+
+
+def _versions_questions(rng: random.Random, facts: list[dict], labels: dict[str, str], names: list[str]) -> list[Question]:
+    """Every kind of question about the versions themselves: the catalog (list, count, latest,
+    oldest, a version that exists and one that does not), since / until / the same in every version
+    for options of a sample of commands, and what changed in a sample of versions."""
+    texts = [
+        "Which versions of Quarry are documented?",
+        "How many Quarry versions are there?",
+        "What is the latest Quarry release?",
+        "Which is the oldest Quarry version?",
+        f"Does {labels[names[len(names) // 2]]} exist?",
+        "Is Quarry 9.4 documented?",
+    ]
+    options = rng.sample([f for f in facts if f["kind"] == "default"], 6)
+    for fact in options:
+        texts += [
+            f"Since which version does {fact['command']} have {fact['option']}?",
+            f"Until which version does {fact['command']} have {fact['option']}?",
+            f"Is the default of {fact['option']} for {fact['command']} the same in every version?",
+        ]
+    texts += [f"What changed in {labels[name]}?" for name in rng.sample(names[1:], 4)]
+    return [Question(text, "versions") for text in texts]
