@@ -119,3 +119,22 @@ def test_the_same_in_every_version_is_one_answer_naming_the_builds_or_each_diffe
 def test_an_ordinary_question_still_gets_an_ordinary_answer(engine):
     answer = engine.ask("In Corvane CLI 2.4.1, what does --parallel default to?").answer
     assert answer.outcome == "answer" and answer.versions is None
+
+
+def test_valid_ask_prints_the_kind_the_versions_and_every_citation(corvane_build):
+    import json
+
+    from click.testing import CliRunner
+
+    from valid.cli import main
+
+    question = "Which Corvane Agent release removed corvane-agent reload?"
+    state = str(corvane_build.state)
+    shown = CliRunner().invoke(main, ["ask", question, "--state", state, "--no-log"])
+    assert shown.exit_code == 0, shown.output
+    assert "About the versions (Corvane Agent): until which version" in shown.output
+    assert "Versions: Corvane Agent 1.4.0, Corvane Agent 2.0.0" in shown.output
+    assert "[agent/release-notes.dita#agent-release-notes/agent-notes-2.0.0]" in shown.output
+    printed = CliRunner().invoke(main, ["ask", question, "--state", state, "--no-log", "--json"])
+    body = json.loads(printed.output)
+    assert body["outcome"] == "versions" and body["versions"]["kind"] == "until"
