@@ -209,6 +209,14 @@ class AnswerEngine:
         self.log_question(run, result)
         return result
 
+    def _names_of(self, profile: str) -> list[str]:
+        """The words that name one profile (its name, labels and their dotted versions)."""
+        if not hasattr(self, "_generation_names"):
+            from valid.index.groups import generation_names
+
+            self._generation_names = generation_names(self.profiles)
+        return self._generation_names.get(profile, [profile])
+
     @property
     def versions_catalog(self) -> Catalog:
         """The products and their versions in order (valid.answer.versions_catalog), built once."""

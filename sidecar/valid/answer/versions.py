@@ -236,38 +236,42 @@ def boundary_answer(kind: str, product: Product, subject: str, found: Mapping[st
 
 
 def release_note_units(release: Version, chunks: Sequence[EvidenceChunk]) -> list[VersionEvidence]:
-    """The release-note topics scoped to the release (not to its predecessor), section by section;
-    a section titled with the release's own label first."""
+    """The release-note topics among `chunks` (those scoped to the release, not to its predecessor),
+    section by section; a section titled with the release's own label first."""
     notes = [c for c in chunks if RELEASE_NOTES.search(" ".join([*c.breadcrumbs, c.title]))]
     notes.sort(key=lambda c: release.label.lower() not in " ".join([*c.breadcrumbs, c.title]).lower())
     return [VersionEvidence(generation=release.profile, text=c.text.strip(), cite=c.id, role="release-notes") for c in notes if c.text.strip()]
 
 
 def changed_parts(
-    release: str, before: str, chunks: Mapping[str, EvidenceChunk], groups: Groups, names: Sequence[str]
+    release: str,
+    before: str,
+    new: Sequence[EvidenceChunk],
+    counterparts: Mapping[str, EvidenceChunk],
+    gone: Sequence[EvidenceChunk],
+    names: Sequence[str],
 ) -> list[VersionEvidence]:
-    """Parts of the release's build that differ from the predecessor's (their lines the other does
-    not have), or that the predecessor has no counterpart for; then parts only the predecessor has."""
+    """Parts of the release's build that are not in the predecessor's (`new`): their lines the
+    counterpart (the predecessor's chunk of the same group, if any) does not have; then parts only
+    the predecessor has (`gone`)."""
     out: list[VersionEvidence] = []
-    for chunk_id, chunk in chunks.items():
-        if release not in chunk.scope or before in chunk.scope or RELEASE_NOTES.search(" ".join(chunk.breadcrumbs)):
+    for chunk in new:
+        if RELEASE_NOTES.search(" ".join(chunk.breadcrumbs)):
             continue
-        counterpart = groups.member_for(chunk_id, before)
-        theirs = chunks.get(counterpart) if counterpart else None
         mine = units(chunk.text)
+        theirs = counterparts.get(chunk.id)
         if theirs is not None:
             other = {" ".join(without_names(u, names).split()) for u in units(theirs.text)}
             mine = [u for u in mine if " ".join(without_names(u, names).split()) not in other]
         if mine:
-            out.append(VersionEvidence(generation=release, text="\n".join(mine[:MAX_UNITS]), cite=chunk_id, role="change"))
-    for chunk_id, chunk in chunks.items():
-        if before in chunk.scope and release not in chunk.scope and groups.member_for(chunk_id, release) is None:
-            text = f"Only in the version before: {chunk.title}: " + (units(chunk.text)[:1] or [""])[0]
-            out.append(VersionEvidence(generation=before, text=text, cite=chunk_id, role="lacks"))
+            out.append(VersionEvidence(generation=release, text="\n".join(mine[:MAX_UNITS]), cite=chunk.id, role="change"))
+    for chunk in gone:
+        text = f"Only in the version before: {chunk.title}: " + (units(chunk.text)[:1] or [""])[0]
+        out.append(VersionEvidence(generation=before, text=text, cite=chunk.id, role="lacks"))
     return out[:MAX_CHANGES]
 
 
-def changed_answer(product: Product, release: str, notes: list[VersionEvidence], parts: list[VersionEvidence]) -> VersionsAnswer:
+def changed_answer(product: Product, release: str, notes: list[VersionEvidence], parts: list[VersionEvidence], differing: int = 0) -> VersionsAnswer:
     index = product.index(release)
     label = _label(product, release)
     if index == 0:
@@ -276,7 +280,9 @@ def changed_answer(product: Product, release: str, notes: list[VersionEvidence],
     before = product.profiles[index - 1]
     summary = f"What changed in {label} since {_label(product, before)}, the version before it:"
     summary += f" {len(notes)} release-note section(s)" if notes else " no release notes scoped to it"
-    summary += f", {len([p for p in parts if p.generation == release])} part(s) that differ or are new."
+    summary += f"; {differing} part(s) of its build are new or differ"
+    shown = len([p for p in parts if p.generation == release])
+    summary += f" ({shown} shown)." if shown < differing else "."
     return _answer("changed", product, [before, release], summary, [*notes, *parts])
 
 

@@ -36,6 +36,7 @@ from valid.answer.models import (
 from valid.answer.retrieve import chunks_by_id, evidence_chunk
 from valid.answer.scope import naming_pattern
 from valid.answer.versions import (
+    MAX_CHANGES,
     Presence,
     boundary_answer,
     catalog_answer,
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
 
 SUBJECT_DEPTH = 8  # BM25 hits per build for the subject of a since / until / same question
 MAX_UNION_DEPTH = 200  # BM25 hits over all the builds' chunks, shared out among the builds
+NOTES_QUERY = "release notes what's new changes changelog"  # finds a release's change-history topics
+NOTES_DEPTH = 20
+CHANGE_BATCH = 25  # new chunks fetched at a time, until enough changed parts are found
 
 
 @dataclass(frozen=True)
@@ -242,19 +246,42 @@ def _cite_absences(engine, product: Product, walked: dict[str, Presence], shown)
 
 
 def _changed(engine, catalog: Catalog, release: str, shown) -> VersionsAnswer:
+    """The release against its predecessor: which chunks are new comes from the stored groups'
+    scopes alone; only the release notes (one search) and the parts shown are fetched."""
     product = catalog.product_of(release)
     index = product.index(release)
     before = product.profiles[index - 1] if index else None
     groups = _groups(engine.release)
-    ids = [i for i, scope in groups.scopes.items() if release in scope or (before and before in scope)]
-    for chunk_id, chunk in (chunks_by_id(engine.release, [i for i in ids if i not in shown]) if ids else {}).items():
+    new_ids = [i for i, scope in groups.scopes.items() if release in scope and (before is None or before not in scope)]
+    fresh = set(new_ids)
+    hits = [h.chunk_id for h in engine.release.search_bm25(NOTES_QUERY, release, NOTES_DEPTH) if h.chunk_id in fresh]
+    _fetch(engine, hits, shown)
+    notes = release_note_units(product.versions[index], [shown[i] for i in hits])
+    if before is None:
+        return changed_answer(product, release, notes, [])
+    names = [n for p in (release, before) for n in engine._names_of(p)]
+    parts: list = []
+    noted = {e.cite for e in notes}
+    for start in range(0, len(new_ids), CHANGE_BATCH):
+        batch = [i for i in new_ids[start : start + CHANGE_BATCH] if i not in noted]
+        pairs = {i: groups.member_for(i, before) for i in batch}
+        _fetch(engine, batch + [c for c in pairs.values() if c], shown)
+        counterparts = {i: shown[c] for i, c in pairs.items() if c}
+        parts += changed_parts(release, before, [shown[i] for i in batch], counterparts, [], names)
+        if len(parts) >= MAX_CHANGES:
+            break
+    if len(parts) < MAX_CHANGES:
+        gone_ids = [i for i, scope in groups.scopes.items() if before in scope and release not in scope and groups.member_for(i, release) is None]
+        gone_ids = gone_ids[: MAX_CHANGES - len(parts)]
+        _fetch(engine, gone_ids, shown)
+        parts += changed_parts(release, before, [], {}, [shown[i] for i in gone_ids], names)
+    return changed_answer(product, release, notes, parts[:MAX_CHANGES], len(new_ids) - len(notes))
+
+
+def _fetch(engine, ids: Sequence[str], shown: dict[str, EvidenceChunk]) -> None:
+    wanted = [i for i in dict.fromkeys(ids) if i not in shown]
+    for chunk_id, chunk in (chunks_by_id(engine.release, wanted) if wanted else {}).items():
         shown[chunk_id] = evidence_chunk(chunk)
-    mine = [shown[i] for i in ids if release in shown[i].scope and (before is None or before not in shown[i].scope)]
-    version = product.versions[index]
-    notes = release_note_units(version, mine)
-    names = [n for ns in generation_names(engine.profiles).values() for n in ns]
-    parts = changed_parts(release, before, {i: shown[i] for i in ids}, groups, names) if before else []
-    return changed_answer(product, release, notes, parts)
 
 
 def _check(answer: VersionsAnswer, shown: dict[str, EvidenceChunk], owned):
