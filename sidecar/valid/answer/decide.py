@@ -37,6 +37,7 @@ from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
 from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.versions_catalog import Catalog, build_catalog
+from valid.index.groups import generation_names
 from valid.answer.versions_flow import ask_versions, read_question
 from valid.answer.extract import answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
@@ -173,6 +174,7 @@ class AnswerEngine:
         # The order of versions where the labels' version strings do not give it (valid.toml [versions] order).
         self.version_order = tuple(version_order)
         self._catalog: Catalog | None = None
+        self._generation_names = generation_names(self.profiles)
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
@@ -211,10 +213,6 @@ class AnswerEngine:
 
     def _names_of(self, profile: str) -> list[str]:
         """The words that name one profile (its name, labels and their dotted versions)."""
-        if not hasattr(self, "_generation_names"):
-            from valid.index.groups import generation_names
-
-            self._generation_names = generation_names(self.profiles)
         return self._generation_names.get(profile, [profile])
 
     @property
