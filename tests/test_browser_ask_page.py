@@ -212,6 +212,26 @@ def test_a_comparison_shows_a_table_with_one_column_per_generation_and_a_citatio
     assert "v2-alpha-tpuv5" in cells["v5p"].text and "v2-alpha-tpuv6e" not in cells["v5p"].text
 
 
+def test_an_answer_about_the_versions_shows_its_kind_the_versions_and_a_citation_per_piece(browser, server):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, server)
+    ask_by_keyboard(browser, "What is the newest generation documented?")
+    assert heading(browser).text == "The latest version"
+    named = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#result ul.versions-named li")]
+    assert named == ["TPU7x (Ironwood)"]
+    assert browser.find_element(By.CSS_SELECTOR, "#result .versions-evidence .scheme").text == "(subject scheme)"
+
+    ask_by_keyboard(browser, "From which generation on does creating capacity need a reservation?")
+    wait_outcome_heading(browser, "Since which version")
+    pieces = browser.find_elements(By.CSS_SELECTOR, "#result ol.versions-evidence li")
+    assert [p.get_attribute("data-generation") for p in pieces] == ["v6e", "tpu7x"]
+    for piece in pieces:
+        chunk = piece.find_element(By.CSS_SELECTOR, "a.cite code").text
+        view = httpx.get(f"{server.url}/v1/sources/{chunk.partition('#')[0]}").json()
+        assert piece.get_attribute("data-generation") in next(c["scope"] for c in view["chunks"] if c["id"] == chunk)
+
+
 def screenshot(driver, name: str) -> None:
     """The whole page, not only the window (the window is restored afterwards)."""
     if os.environ.get("VALID_WRITE_SCREENSHOT") != "1":
