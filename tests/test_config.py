@@ -203,3 +203,11 @@ def test_every_setting_reaches_an_option_of_its_command():
             continue
         params = {p.name for p in command.params}
         assert options and set(options) <= params, (name, set(options) - params)
+
+
+def test_the_versions_order_in_valid_toml_reaches_ask_and_eval(tmp_path):
+    (tmp_path / "valid.toml").write_text('[versions]\norder = ["legacy", "classic", "next"]\n', encoding="utf-8")
+    found = config.load(start=tmp_path)
+    options = config.default_map(found)
+    assert options["ask"]["version_order"] == "legacy,classic,next"
+    assert options["eval"]["version_order"] == "legacy,classic,next"
