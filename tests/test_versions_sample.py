@@ -138,3 +138,10 @@ def test_valid_ask_prints_the_kind_the_versions_and_every_citation(corvane_build
     printed = CliRunner().invoke(main, ["ask", question, "--state", state, "--no-log", "--json"])
     body = json.loads(printed.output)
     assert body["outcome"] == "versions" and body["versions"]["kind"] == "until"
+
+
+def test_a_version_chosen_outside_the_question_only_says_which_product_a_since_question_is_about(engine):
+    answer = engine.ask("Since which release is the access token documented?", generation="agent-2.0.0").answer
+    assert answer.outcome == "versions" and answer.versions.product == "Corvane Agent"
+    asked = engine.ask("Since which release is the access token documented?").answer
+    assert asked.outcome == "ask" and [c.generation for c in asked.choices] == ["cli-2.4.1", "agent-2.1.0"]

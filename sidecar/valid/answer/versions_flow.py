@@ -101,7 +101,9 @@ def read_question(question: str, resolution: ScopeResolution, profiles, catalog:
     elif kind == "changed":
         ok = not subject and len(named) == 1 and not unknown
     else:  # since, until, same: about a subject, over every build of the product
-        ok = bool(subject) and not named and not unknown
+        # A version chosen outside the question's words (--generation, a choice on the page) only
+        # says which product is meant.
+        ok = bool(subject) and not unknown and (not named or not resolution.matched)
     return VersionsQuestion(kind, tuple(map(tuple, subject)), tuple(meant)) if ok else None
 
 
