@@ -203,7 +203,7 @@ def _survey(map_file: Path, search_dir: Path, used: dict[str, list[str]]) -> Sur
             for value in scheme.profile_values(attribute)
         ]
         return Survey(map_file, used, scheme.file, attribute, profiles, ditavals_seen, len(schemes),
-                      hierarchy_notes(scheme, attribute))
+                      hierarchy=hierarchy_notes(scheme, attribute))
     return Survey(map_file, used, None, None, ditaval_profiles, ditavals_seen, len(schemes))
 
 
