@@ -180,7 +180,7 @@ def test_active_release_lists_the_generations_of_the_subject_scheme(api, sample)
 def test_healthz_is_ready_with_the_release_it_verified(api, sample):
     body = api.get("/healthz").json()
     validate(body, "Health")
-    assert body == {"status": "ready", "release": sample[1]}
+    assert body == {"status": "ready", "release": sample[1], "question_store": {"state": "ok", "spooled": 0}}
 
 
 def test_citation_source_view_shows_the_cited_chunk_only_for_its_generation(api):

@@ -107,6 +107,8 @@ class ServeSection(_Section):
     # Where the team publishes each build: a template over {build}, {path}, {topic}, {element},
     # {fragment} (valid.answer.citations); citations link there instead of the source view.
     published_url: str | None = None
+    log_timeout_s: float | None = None
+    ready_needs_question_store: bool | None = None
     # The admin token is a secret: VALID_ADMIN_TOKEN, never this file.
 
 

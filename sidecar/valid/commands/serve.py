@@ -26,6 +26,14 @@ _DEFAULTS = Limits()
 @click.option("--log-url", envvar="VALID_LOG_URL", default=None, metavar="URL",
               help="Keep questions, conversations, feedback and gap issues in this PostgreSQL database "
                    "(postgresql://user@host:port/db), shared by several servers. Default: the SQLite log.")
+@click.option("--log-timeout", "log_timeout_s", type=click.FloatRange(0, min_open=True), default=2.0, show_default=True,
+              help="Seconds any call to the --log-url store may take (connect, statement, no answer); past it, "
+                   "writes wait in the local spool and answers go on.")
+@click.option("--log-spool", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where writes the --log-url store cannot take now are kept until it is back "
+                   "(default <state>/question-spool.sqlite).")
+@click.option("--ready-needs-question-store", is_flag=True, default=False,
+              help="/healthz answers 503 while the question store is degraded (answers go on regardless).")
 @click.option("--issues", "issues_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Gap-issue store for refusals (default <state>/issues).")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
@@ -72,7 +80,8 @@ _DEFAULTS = Limits()
                    "citations link there instead of the source view (docs/serve.md#citation-links).")
 @click.option("--openapi", "openapi_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the OpenAPI schema to this file and exit (docs/openapi.json).")
-def serve(host, port, state, chroma_url, generator, gemini_model, question_log, log_url, issues_dir, cors_origins,
+def serve(host, port, state, chroma_url, generator, gemini_model, question_log, log_url, log_timeout_s, log_spool,
+          ready_needs_question_store, issues_dir, cors_origins,
           embed_origins, max_question_chars, max_body_bytes, rate_per_s, rate_burst, max_inflight, max_queue,
           request_timeout_s, max_header_bytes, max_headers, header_timeout_s, body_timeout_s, forwarded_allow_ips,
           admin_token, no_log, max_gap_issues, title, tagline, noun, noun_plural, published_url,
@@ -114,6 +123,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         embed_origins=tuple(embed_origins),
         freeze_after_load=True,
         wording=wording,
+        ready_needs_question_store=ready_needs_question_store,
     )
     if openapi_out is not None:
         app = create_app(_NoReleases(), config)
@@ -133,6 +143,8 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
         log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues, published=published,
         wording=wording,
+        log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues,
+        log_timeout_s=log_timeout_s, log_spool=log_spool,
     )
     from valid.serve.startup import open_active_or_fail
 

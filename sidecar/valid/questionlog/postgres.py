@@ -14,10 +14,22 @@ taken under its row lock, and a gap issue's fingerprint is the table's key (ON C
 while the cap is counted under an advisory lock, so no two servers open the same issue or pass the
 cap together. One connection per store, used by one thread at a time; a broken connection is
 reopened on the next call. The password is never part of a message (`where`).
+
+Every call is bounded by `timeout_s`: the connection attempt by libpq's connect_timeout, a statement
+by the server's statement_timeout, and a server that stops answering altogether (hung, or its host
+gone: the kernel still acknowledges, so no TCP timeout fires) by a watchdog that shuts the socket
+down when the call overruns. A call that fails or overruns raises `StoreUnavailable`.
+
+Writes can be repeated without a second row (what the spool of `valid.questionlog.spooled` relies on
+when it writes again what may or may not have reached the store): a question row may carry a key
+(`row_key`, unique), a conversation is started once, a turn is known by its answer id, and feedback
+replaces feedback.
 """
 
 from __future__ import annotations
 
+import math
+import socket
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
@@ -49,6 +61,9 @@ _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS questions (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, "
     + ", ".join(f"{name} {_TYPES[kind]}" for name, kind in _COLUMNS) + ")",
     "CREATE INDEX IF NOT EXISTS questions_asked_at ON questions (asked_at)",
+    # The key a repeated write of the same question row is recognised by (NULL: written once, directly).
+    "ALTER TABLE questions ADD COLUMN IF NOT EXISTS row_key TEXT",
+    "CREATE UNIQUE INDEX IF NOT EXISTS questions_row_key ON questions (row_key)",
     """CREATE TABLE IF NOT EXISTS conversations (
         id TEXT PRIMARY KEY, started_at TEXT NOT NULL, updated_at TEXT NOT NULL, turns INTEGER NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS turns (
@@ -68,6 +83,10 @@ _SCHEMA = [
 ]
 
 
+class StoreUnavailable(QuestionLogError):
+    """The store did not answer in time, or not at all (stopped, hung, unreachable)."""
+
+
 def redacted(url: str) -> str:
     """The URL as `postgresql://user@host:port/database`, without a password or options."""
     from psycopg.conninfo import conninfo_to_dict
@@ -81,6 +100,16 @@ def redacted(url: str) -> str:
     return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
 
 
+def _cut(db) -> None:
+    """Shut the connection's socket down (not close it: the thread using it still owns the
+    descriptor), so a read that waits on a hung server returns at once with an error."""
+    try:
+        with socket.fromfd(db.fileno(), socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except Exception:  # already closed: nothing waits on it
+        pass
+
+
 def _first_line(err: Exception) -> str:
     text = " ".join(str(err).strip().splitlines()[0].split()) if str(err).strip() else type(err).__name__
     return text.removeprefix("connection failed: ")
@@ -91,7 +120,7 @@ class PostgresStore:
 
     in_memory = False
 
-    def __init__(self, url: str, connect_timeout_s: int = 5):
+    def __init__(self, url: str, timeout_s: float = 5.0):
         try:
             import psycopg  # noqa: F401
         except ImportError:
@@ -100,7 +129,7 @@ class PostgresStore:
             ) from None
         self.url = url
         self.where = redacted(url)
-        self._timeout = connect_timeout_s
+        self.timeout_s = timeout_s
         self._lock = threading.Lock()
         self._db = None
         with self._lock:
@@ -112,11 +141,15 @@ class PostgresStore:
         import psycopg
 
         try:
+            # libpq counts whole seconds and takes 2 at least; the server cancels a statement (or a
+            # wait for a lock) that runs past the bound.
+            bound_ms = max(1, int(self.timeout_s * 1000))
             self._db = psycopg.connect(
-                self.url, autocommit=True, connect_timeout=self._timeout, application_name="valid"
+                self.url, autocommit=True, connect_timeout=max(2, math.ceil(self.timeout_s)), application_name="valid",
+                options=f"-c statement_timeout={bound_ms} -c lock_timeout={bound_ms}",
             )
         except psycopg.Error as err:
-            raise QuestionLogError(
+            raise StoreUnavailable(
                 f"{self.where}: cannot open the question store: {_first_line(err)} "
                 "(check --log-url or log_url in valid.toml, and that the server runs)"
             ) from None
@@ -140,16 +173,29 @@ class PostgresStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        """One transaction on the connection (the caller holds the lock); errors are one line."""
+        """One transaction on the connection (the caller holds the lock), within the time bound;
+        errors are one line."""
         import psycopg
 
         if self._db is None or self._db.closed or self._db.broken:
             self._connect()
+        watchdog = threading.Timer(self.timeout_s, _cut, (self._db,))
+        watchdog.daemon = True
+        watchdog.start()
         try:
             with self._db.transaction():
                 yield self._db
         except psycopg.OperationalError as err:
-            raise QuestionLogError(f"{self.where}: the question store failed: {_first_line(err)}") from None
+            if watchdog.finished.is_set():  # the watchdog cut it: the server did not answer
+                raise StoreUnavailable(f"{self.where}: the question store did not answer within {self.timeout_s:g} s") from None
+            raise StoreUnavailable(f"{self.where}: the question store failed: {_first_line(err)}") from None
+        finally:
+            watchdog.cancel()
+
+    def ping(self) -> None:
+        """One round trip (raises StoreUnavailable when the store does not answer in time)."""
+        with self._lock, self._transaction() as db:
+            db.execute("SELECT 1")
 
     def _select(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
         with self._lock, self._transaction() as db:
@@ -162,17 +208,22 @@ class PostgresStore:
             return db.execute(sql, params)
 
     # -- questions ----------------------------------------------------------------------------------
-    def log_question(self, row: dict[str, Any]) -> int:
-        marks = ", ".join("%s" for _ in QUESTION_NAMES)
+    def log_question(self, row: dict[str, Any], key: str | None = None) -> int:
+        """The row's id; a row written before under the same `key` is not written again."""
+        names = ", ".join([*QUESTION_NAMES, "row_key"])
+        marks = ", ".join("%s" for _ in range(len(QUESTION_NAMES) + 1))
         with self._lock, self._transaction() as db:
             found = db.execute(
-                f"INSERT INTO questions ({', '.join(QUESTION_NAMES)}) VALUES ({marks}) RETURNING id",
-                question_params(row),
+                f"INSERT INTO questions ({names}) VALUES ({marks}) ON CONFLICT (row_key) DO NOTHING RETURNING id",
+                [*question_params(row), key],
             ).fetchone()
+            if found is None:
+                found = db.execute("SELECT id FROM questions WHERE row_key = %s", (key,)).fetchone()
         return int(found[0])
 
     def rows(self) -> list[dict[str, Any]]:
-        return [decode_row(record) for record in self._select("SELECT * FROM questions ORDER BY id")]
+        columns = ", ".join(["id", *QUESTION_NAMES])
+        return [decode_row(record) for record in self._select(f"SELECT {columns} FROM questions ORDER BY id")]
 
     def entries(self, since: str | None = None, until: str | None = None) -> list[dict[str, Any]]:
         sql, params = entries_sql(since, until, "%s")
@@ -183,10 +234,12 @@ class PostgresStore:
         found = self._select("SELECT * FROM conversations WHERE id = %s", (conversation_id,))
         return found[0] if found else None
 
-    def start_conversation(self, conversation_id: str) -> None:
-        stamp = now_iso()
+    def start_conversation(self, conversation_id: str, at: str | None = None) -> None:
+        """Start it (at `at`, default now) unless it was started already."""
+        stamp = at or now_iso()
         self._write(
-            "INSERT INTO conversations (id, started_at, updated_at, turns) VALUES (%s, %s, %s, 0)",
+            "INSERT INTO conversations (id, started_at, updated_at, turns) VALUES (%s, %s, %s, 0)"
+            " ON CONFLICT (id) DO NOTHING",
             (conversation_id, stamp, stamp),
         )
 
@@ -194,9 +247,13 @@ class PostgresStore:
         found = self._select("SELECT * FROM turns WHERE conversation_id = %s ORDER BY turn", (conversation_id,))
         return [decode_turn(turn) for turn in found]
 
-    def add_turn(self, turn: dict[str, Any]) -> int:
-        stamp = now_iso()
+    def add_turn(self, turn: dict[str, Any], at: str | None = None) -> int:
+        """The turn's number; a turn already stored under its answer id keeps the number it has."""
+        stamp = at or now_iso()
         with self._lock, self._transaction() as db:
+            known = db.execute("SELECT turn FROM turns WHERE answer_id = %s", (turn["answer_id"],)).fetchone()
+            if known is not None:
+                return int(known[0])
             # The row lock: two servers adding a turn to one conversation take numbers in turn.
             number = db.execute(
                 "SELECT turns FROM conversations WHERE id = %s FOR UPDATE", (turn["conversation_id"],)
@@ -227,12 +284,15 @@ class PostgresStore:
         found = self._select("SELECT * FROM turns WHERE answer_id = %s", (answer_id,))
         return found[0] if found else None
 
-    def record_feedback(self, answer_id: str, rating: str, reasons: list[str], comment: str | None) -> str:
-        stamp = now_iso()
+    def record_feedback(self, answer_id: str, rating: str, reasons: list[str], comment: str | None,
+                        at: str | None = None) -> str:
+        stamp = at or now_iso()
         self._write(
             "INSERT INTO feedback (answer_id, rated_at, rating, reasons, comment) VALUES (%s, %s, %s, %s, %s)"
             " ON CONFLICT (answer_id) DO UPDATE SET rated_at = excluded.rated_at, rating = excluded.rating,"
-            " reasons = excluded.reasons, comment = excluded.comment",
+            " reasons = excluded.reasons, comment = excluded.comment"
+            # A rating written again from the spool never replaces a newer one (times are ISO UTC text).
+            " WHERE feedback.rated_at <= excluded.rated_at",
             (answer_id, stamp, rating, _dumps(reasons), comment),
         )
         return stamp

@@ -64,13 +64,25 @@ def check_url(value: str | None) -> str | None:
     return value or None
 
 
-def open_question_store(log_url: str | None, path: Path) -> QuestionStore:
-    """The PostgreSQL store at `log_url` when given, else the SQLite log at `path`; a store that
-    cannot be opened is a one-line ValidError."""
+def open_question_store(log_url: str | None, path: Path, timeout_s: float = 5.0) -> QuestionStore:
+    """The PostgreSQL store at `log_url` when given (each call bounded by `timeout_s`), else the
+    SQLite log at `path`; a store that cannot be opened is a one-line ValidError."""
     if check_url(log_url):
         from valid.questionlog.postgres import PostgresStore
 
-        return PostgresStore(log_url)
+        return PostgresStore(log_url, timeout_s)
+    return open_question_log(path)
+
+
+def open_serving_store(log_url: str | None, path: Path, spool: Path, timeout_s: float) -> QuestionStore:
+    """What a server writes to: the PostgreSQL store behind a local spool at `spool`, so an outage
+    of the database never stops an answer (valid.questionlog.spooled); else the SQLite log at `path`."""
+    if check_url(log_url):
+        from valid.questionlog.postgres import PostgresStore
+        from valid.questionlog.spool import Spool
+        from valid.questionlog.spooled import SpooledStore
+
+        return SpooledStore(PostgresStore(log_url, timeout_s), Spool(spool))
     return open_question_log(path)
 
 
@@ -82,10 +94,10 @@ def open_question_log(path: Path) -> QuestionLog:
         raise ConfigError(f"{path}: the question log cannot be opened ({err}); move it aside or pass --no-log") from None
 
 
-def open_gap_issues(log_url: str | None, directory: Path) -> GapIssueStore:
+def open_gap_issues(log_url: str | None, directory: Path, timeout_s: float = 5.0) -> GapIssueStore:
     """Gap issues beside the questions: in PostgreSQL with a URL, else the directory store."""
     if check_url(log_url):
         from valid.questionlog.postgres import PostgresStore
 
-        return PostgresStore(log_url)
+        return PostgresStore(log_url, timeout_s)
     return IssueStore(directory)

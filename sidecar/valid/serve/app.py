@@ -53,7 +53,7 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None, convers
     errors.install(app)
     app.include_router(ask.router(service.limits))
     asks = [Depends(rate_limited), Depends(require_json)]
-    app.include_router(feedback_router(errors.ApiError, errors.responses(404, 413, 415, 422, 429, 500), asks))
+    app.include_router(feedback_router(errors.ApiError, errors.responses(404, 413, 415, 422, 429, 500, 503), asks))
     events.document(app)
     app.include_router(conversation_routes.router)
     app.include_router(releases.router)

@@ -40,6 +40,9 @@ class ServeConfig(BaseModel):
         default=False, description="gc.freeze() once the first release is loaded (a server process; not tests)."
     )
     conversations: ConversationLimits = Field(default_factory=ConversationLimits)
+    ready_needs_question_store: bool = Field(
+        default=False, description="/healthz answers 503 while the question store is degraded (answers go on)."
+    )
     embed_origins: tuple[str, ...] = Field(
         default=(), description="Origins that may show the ask page in a frame (CSP frame-ancestors); empty: none."
     )

@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError, ResponseValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from valid.questionlog.postgres import StoreUnavailable
 from valid.serve.limits import BodyTooLarge
 from valid.serve.schemas import ErrorBody
 
@@ -38,12 +39,14 @@ ERRORS = {  # status → (code, description), for the OpenAPI responses of each 
     429: ("rate_limited", "Too many asks from this client; see Retry-After."),
     431: ("headers_too_large", "The request headers are over the size or count limit."),
     500: ("internal", "A bug; details are in the server log only."),
-    503: ("saturated", "Every answer slot is taken (saturated) or no release is loaded yet (not_ready); see Retry-After."),
+    503: ("saturated", "Every answer slot is taken (saturated), no release is loaded yet (not_ready), or the question "
+                       "store that holds this conversation or answer is down (store_unavailable); see Retry-After."),
     504: ("timeout", "The answer took longer than the request timeout."),
 }
 
 # Refusals counted in valid_rejected_total: a limit said no, not the request.
-_LIMIT_CODES = ("rate_limited", "saturated", "not_ready", "body_too_large", "timeout")
+_LIMIT_CODES = ("rate_limited", "saturated", "not_ready", "body_too_large", "timeout", "store_unavailable")
+STORE_RETRY_AFTER_S = 5  # what a reader is told to wait while the question store is down
 
 
 class ApiError(Exception):
@@ -56,6 +59,12 @@ class ApiError(Exception):
 
     def body(self, request_id: str) -> dict:
         return {"error": {"code": self.code, "message": self.message, "request_id": request_id}}
+
+
+def store_unavailable(err: StoreUnavailable) -> ApiError:
+    """What only the question store can serve, while it is down: 503 with Retry-After."""
+    return ApiError(503, "store_unavailable", "the question store is unavailable; this conversation or answer "
+                    "can be read once it is back", retry_after=STORE_RETRY_AFTER_S)
 
 
 def error_response(request_id: str, status: int, code: str, message: str, retry_after: int | None = None) -> Response:
@@ -84,6 +93,11 @@ async def _api_error(request: Request, err: ApiError) -> Response:
     if err.code in _LIMIT_CODES:
         request.app.state.metrics.rejected.inc(reason=err.code)
     return error_response(request_id(request), err.status, err.code, err.message, err.retry_after)
+
+
+async def _store_unavailable(request: Request, err: StoreUnavailable) -> Response:
+    log.warning("request %s: %s", request_id(request), err)
+    return await _api_error(request, store_unavailable(err))
 
 
 async def _body_too_large(request: Request, err: BodyTooLarge) -> Response:
@@ -133,6 +147,7 @@ async def _bad_response(request: Request, err: ResponseValidationError) -> Respo
 def install(app: FastAPI) -> None:
     """Answer every error the app raises in the one shape."""
     app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(StoreUnavailable, _store_unavailable)
     app.add_exception_handler(BodyTooLarge, _body_too_large)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)

@@ -24,7 +24,7 @@ from typing import Callable
 
 from valid.answer.citations import PublishedPages
 from valid.answer.wiring import embedder_for, owned_table
-from valid.questionlog.store import open_gap_issues, open_question_store
+from valid.questionlog.store import open_gap_issues, open_serving_store
 from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
@@ -46,6 +46,8 @@ class EngineSettings:
     max_gap_issues: int = 1000  # gap issues opened from questions, kept at most
     published: PublishedPages | None = None  # where the team publishes each build: citations link there
     wording: WordingSettings | None = None  # the team's noun for a build, in the answer's sentences
+    log_timeout_s: float = 2.0  # bound on every call to a PostgreSQL store (connect, statement, no answer)
+    log_spool: Path | None = None  # writes a PostgreSQL store cannot take now; default <state>/question-spool.sqlite
 
     def generator_options(self) -> dict:
         if self.generator != "gemini":
@@ -53,8 +55,10 @@ class EngineSettings:
         return {k: v for k, v in (("model", self.gemini_model), ("base_url", self.gemini_base_url)) if v}
 
     def open_log(self, state_root: Path):
-        """The question store these settings name (PostgreSQL by URL, else the SQLite file)."""
-        return open_question_store(self.log_url, self.question_log or state_root / "questions.sqlite")
+        """The question store these settings name (PostgreSQL by URL, behind its local spool; else
+        the SQLite file)."""
+        return open_serving_store(self.log_url, self.question_log or state_root / "questions.sqlite",
+                                  self.log_spool or state_root / "question-spool.sqlite", self.log_timeout_s)
 
 
 def _generations(release) -> list[Generation]:
@@ -210,7 +214,8 @@ class LibraryReleases:
                 # startup, not an error in the first request.
                 self._shared_log = self.settings.open_log(Path(store.root))
             directory = self.settings.issues_dir or Path(store.root) / "issues"
-            self.gaps = GapIssueWriter(open_gap_issues(self.settings.log_url, directory), self.settings.max_gap_issues)
+            gaps = open_gap_issues(self.settings.log_url, directory, self.settings.log_timeout_s)
+            self.gaps = GapIssueWriter(gaps, self.settings.max_gap_issues)
 
     def conversation_log(self):
         """Where conversations and feedback live: the question log (the one the answerers write

@@ -203,6 +203,21 @@ class ServiceMetrics:
             "process_resident_memory_bytes", "Resident memory of this process.", lambda: {(): resident_memory_bytes()}
         )
 
+    def watch_question_store(self, health) -> None:
+        """Gauges read at scrape time from the question store's `health()` (valid.questionlog.spooled)."""
+        self.add_gauge("valid_question_store_up",
+                       "1 while the question store answers and nothing waits in the spool; 0 while degraded.",
+                       lambda: {(): float(health().state == "ok")})
+        self.add_gauge("valid_question_store_spooled",
+                       "Writes (questions, turns, feedback) waiting in the local spool for the question store.",
+                       lambda: {(): float(health().spooled)})
+        self.add_gauge("valid_question_store_failures_total",
+                       "Question-store calls that failed or overran their bound (each moves writes to the spool).",
+                       lambda: {(): float(health().failures)})
+        self.add_gauge("valid_question_store_flushed_total",
+                       "Spooled writes written to the question store once it answered again.",
+                       lambda: {(): float(health().flushed)})
+
     def record_answer(self, answered, queue_s: float, answer_s: float, total_s: float) -> None:
         """One answered ask: its outcome, its fallbacks, and the time of each stage."""
         degraded = "true" if answered.degraded else "false"

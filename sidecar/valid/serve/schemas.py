@@ -110,9 +110,16 @@ class ReleaseInfo(_Model):
     )
 
 
+class QuestionStoreHealth(_Model):
+    state: Literal["ok", "degraded"] = Field(
+        description="degraded: the question store does not answer, or writes still wait in the local spool.")
+    spooled: int = Field(description="Writes (questions, turns, feedback) waiting in the local spool for the store.")
+
+
 class Health(_Model):
     status: Literal["ready"]
     release: str
+    question_store: QuestionStoreHealth
 
 
 class SourceChunkView(_Model):

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 
+from valid.questionlog.spooled import StoreHealth
 from valid.serve import admin
 from valid.serve.config import ServeConfig
 from valid.serve.conversations import TurnRunner, conversation_store
@@ -44,7 +45,14 @@ class Service:
         self.run_turn = TurnRunner(self.store, config.conversations)
         self.admin_only = admin.admin_guard(config.admin_token, config.admin_open, ApiError)
         self.metrics.watch(self.holder, self.admission, self.rate)
+        self.metrics.watch_question_store(self.store_health)
         self._background: set[asyncio.Task] = set()
+
+    def store_health(self) -> StoreHealth:
+        """The question store's state: a store that spools (PostgreSQL) says; any other is local
+        (SQLite, memory) and fails with its disk, not apart from the service."""
+        read = getattr(self.store, "health", None)
+        return read() if read is not None else StoreHealth("ok", 0, 0, 0, None)
 
     def publish(self, app: FastAPI) -> None:
         """Make the parts reachable from a request (`request.app.state`)."""

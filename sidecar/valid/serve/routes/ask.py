@@ -20,7 +20,8 @@ from valid.answer.models import AnswerObject
 from valid.serve import events
 from valid.serve.conversations import ANSWER_HEADER, CONVERSATION_HEADER, HEADERS_DOC
 from valid.serve.answerer import Answered, UnknownGeneration
-from valid.serve.errors import ApiError, request_id, responses
+from valid.questionlog.postgres import StoreUnavailable
+from valid.serve.errors import ApiError, request_id, responses, store_unavailable
 from valid.serve.limits import Limits
 from valid.serve.releases import Lease
 from valid.serve.routes.common import lease_current, rate_limited, require_json, resolve_generation
@@ -92,6 +93,9 @@ async def _open_turn(service: Service, lease: Lease, body) -> tuple[str | None, 
         lease.end()
         code = (404, "not_found") if isinstance(err, UnknownConversation) else (409, "conversation_ended")
         raise ApiError(*code, str(err)) from None
+    except StoreUnavailable as err:  # the previous turn is in a store that is down
+        lease.end()
+        raise store_unavailable(err) from None
     except ApiError:
         lease.end()
         raise
@@ -130,6 +134,8 @@ async def settle(service: Service, future, lease: Lease, started: float) -> dict
         raise ApiError(422, "unknown_generation", str(err)) from None
     except ConversationEnded as err:  # another request took the last turn meanwhile
         raise ApiError(409, "conversation_ended", str(err)) from None
+    except StoreUnavailable as err:
+        raise store_unavailable(err) from None
     answered: Answered = turn.result
     if answered.answer.get("release") != lease.release:
         # A request must finish on the release it started with; anything else is a bug.

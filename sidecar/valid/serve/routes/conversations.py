@@ -22,7 +22,7 @@ router = APIRouter()
 @router.get(
     "/v1/conversations/{conversation_id}",
     response_model=ConversationThread,
-    responses=responses(404, 422, 500),
+    responses=responses(404, 422, 500, 503),
     summary="A conversation's turns, oldest first: how the ask page restores its thread after a reload.",
 )
 def conversation(

@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from valid.serve.errors import ApiError, responses
 from valid.serve.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from valid.serve.schemas import Health
+from valid.serve.schemas import Health, QuestionStoreHealth
 from valid.serve.service import service_of
 
 router = APIRouter()
@@ -22,14 +22,20 @@ def admin_only(request: Request) -> None:
     "/healthz",
     response_model=Health,
     responses=responses(503),
-    summary="Ready once the active release is loaded and verified.",
+    summary="Ready once the active release is loaded and verified; says whether the question store is degraded.",
 )
 def healthz(request: Request) -> Health:
-    status = service_of(request).holder.status()
+    service = service_of(request)
+    status = service.holder.status()
     if not status.ready or status.release is None:
         why = status.last_error or "the active release is still loading"
         raise ApiError(503, "not_ready", f"not ready: {why}", retry_after=1)
-    return Health(status="ready", release=status.release)
+    store = service.store_health()
+    if store.state == "degraded" and service.config.ready_needs_question_store:
+        raise ApiError(503, "not_ready", f"not ready: the question store is degraded ({store.spooled} writes spooled)",
+                       retry_after=1)
+    return Health(status="ready", release=status.release,
+                  question_store=QuestionStoreHealth(state=store.state, spooled=store.spooled))
 
 
 @router.get(
