@@ -155,3 +155,156 @@ def test_a_stopped_then_hung_store_under_a_running_server_loses_no_question_and_
     by_id = dict(questions)
     assert all(by_id[question_id] == asked_as for _, question_id, asked_as in turns), \
         "every turn names its own question row"
+
+
+def test_rows_spooled_before_a_restart_of_valid_serve_are_flushed_after_it(database, state):
+    server, log_url = database
+    with valid_serve("--state", str(state), "--log-url", log_url) as url:
+        server.stop()
+        answered = [ask(url, question) for question in QUESTIONS[:3]]
+        assert [r.status_code for r in answered] == [200, 200, 200], answered[-1].text
+        assert store_state(url) == {"state": "degraded", "spooled": 9}, "a question row, a start and a turn each"
+    assert (state / "question-spool.sqlite").exists(), "the spool is a file of the state directory"
+    server.start()
+    with valid_serve("--state", str(state), "--log-url", log_url) as url:
+        assert became(lambda: store_state(url) == {"state": "ok", "spooled": 0}), store_state(url)
+    questions, turns = store_rows(log_url)
+    assert sorted(t[0] for t in turns) == sorted(r.headers["x-valid-answer-id"] for r in answered)
+    assert sorted(q for _, q in questions) == sorted(QUESTIONS[:3])
+
+
+def test_a_store_call_on_a_hung_server_ends_within_its_bound(database):
+    from test_question_store_postgres import row
+    from valid.questionlog.postgres import PostgresStore, StoreUnavailable
+
+    server, log_url = database
+    with PostgresStore(log_url, 1.0) as store:
+        store.log_question(row(1))
+        server.pause()
+        try:
+            # The first call waits on an open connection (cut by the watchdog at 1 s); the next ones
+            # open a new connection, which libpq bounds in whole seconds, 2 at least.
+            for call in (lambda: store.log_question(row(2)), lambda: store.conversation("c1"), store.ping):
+                started = time.monotonic()
+                with pytest.raises(StoreUnavailable):
+                    call()
+                assert time.monotonic() - started < 2.5
+        finally:
+            server.resume()
+        store.ping()
+        assert [r["question"] for r in store.rows()] == ["question 1"]
+
+
+def test_a_write_repeated_from_the_spool_is_stored_once(database):
+    from test_question_store_postgres import row
+    from valid.questionlog.postgres import PostgresStore
+
+    _, log_url = database
+    turn = {"answer_id": "a" * 32, "conversation_id": "c1", "question": "typed", "asked_as": "question 1",
+            "generations": ["tpu7x"], "outcome": "answer", "scope": ["tpu7x"]}
+    with PostgresStore(log_url) as store:
+        first = store.log_question(row(1), "key-1")
+        store.start_conversation("c1", "2026-12-01T10:00:00.000+00:00")
+        number = store.add_turn({**turn, "question_id": first}, "2026-12-01T10:00:01.000+00:00")
+        store.record_feedback("a" * 32, "up", [], None, "2026-12-01T10:00:03.000+00:00")
+        # The same writes again, as the spool repeats a write whose reply was lost; an older rating last.
+        assert store.log_question(row(1), "key-1") == first
+        store.start_conversation("c1", "2026-12-01T11:00:00.000+00:00")
+        assert store.add_turn({**turn, "question_id": first}, "2026-12-01T11:00:01.000+00:00") == number == 1
+        store.record_feedback("a" * 32, "down", ["inaccurate"], None, "2026-12-01T10:00:02.000+00:00")
+        assert len(store.rows()) == 1 and len(store.turns("c1")) == 1
+        assert store.conversation("c1")["started_at"] == "2026-12-01T10:00:00.000+00:00"
+        assert store.conversation("c1")["turns"] == 1
+        assert store.feedback("a" * 32)["rating"] == "up", "an older rating does not replace a newer one"
+
+
+# -- the service during an outage: what only the store holds, /healthz and /metrics ---------------------
+
+@pytest.fixture(scope="module")
+def served(sample_build, tmp_path_factory):
+    """An app serving the sample with a PostgreSQL store that the tests stop, and readiness tied to it."""
+    from fixtures.postgres import running_server
+    from valid.index import Store
+    from valid.serve import Limits, ServeConfig, create_app
+    from valid.serve.library import EngineSettings, LibraryReleases
+    from valid.serve.live import LiveServer, wait_ready
+
+    root = tmp_path_factory.mktemp("outage")
+    with running_server() as server:
+        settings = EngineSettings(log_url=fresh_database(server.url), log_timeout_s=1.0, log_spool=root / "spool.sqlite")
+        config = ServeConfig(limits=Limits(rate_per_s=0), ready_needs_question_store=True)
+        with LiveServer(create_app(LibraryReleases(Store(sample_build.state), settings), config)) as live:
+            wait_ready(live.url)
+            yield live.url, server
+
+
+@contextmanager
+def stopped(server, url: str):
+    """The database stopped for the block, then started again and the spool flushed."""
+    server.stop()
+    try:
+        yield
+    finally:
+        server.start()
+        assert became(lambda: httpx.get(url + "/healthz", timeout=10).status_code == 200), "ready again"
+
+
+def metric(url: str, name: str) -> float:
+    text = httpx.get(url + "/metrics", timeout=10).text
+    return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
+def test_conversations_and_feedback_only_the_store_holds_are_503_with_retry_after_during_an_outage(served):
+    url, server = served
+    before = ask(url, QUESTIONS[0])
+    conversation, answer = before.headers["x-valid-conversation-id"], before.headers["x-valid-answer-id"]
+    with stopped(server, url):
+        assert ask(url, QUESTIONS[1]).status_code == 200, "a new question is answered"
+        replies = [
+            httpx.get(f"{url}/v1/conversations/{conversation}", timeout=10),
+            httpx.post(url + "/v1/feedback", json={"answer_id": answer, "rating": "up"}, timeout=10),
+            ask(url, "and on v6e?", conversation),
+        ]
+        for reply in replies:
+            assert reply.status_code == 503, reply.text
+            assert reply.json()["error"]["code"] == "store_unavailable"
+            assert int(reply.headers["retry-after"]) > 0
+    # Once it is back, the same calls are served.
+    assert httpx.get(f"{url}/v1/conversations/{conversation}", timeout=10).status_code == 200
+    assert httpx.post(url + "/v1/feedback", json={"answer_id": answer, "rating": "up"}, timeout=10).status_code == 200
+
+
+def test_a_conversation_started_during_an_outage_goes_on_and_takes_feedback(served):
+    url, server = served
+    with stopped(server, url):
+        opened = ask(url, QUESTIONS[0])
+        conversation, answer = opened.headers["x-valid-conversation-id"], opened.headers["x-valid-answer-id"]
+        assert ask(url, "and on v6e?", conversation).json()["scope"] == ["v6e"]
+        thread = httpx.get(f"{url}/v1/conversations/{conversation}", timeout=10).json()
+        assert [t["turn"] for t in thread["turns"]] == [1, 2]
+        rated = httpx.post(url + "/v1/feedback", json={"answer_id": answer, "rating": "down"}, timeout=10)
+        assert rated.status_code == 200, rated.text
+    assert became(lambda: store_state_any(url) == {"state": "ok", "spooled": 0})
+    after = httpx.get(f"{url}/v1/conversations/{conversation}", timeout=10).json()
+    assert [(t["turn"], t["answer_id"]) for t in after["turns"]] == [(t["turn"], t["answer_id"]) for t in thread["turns"]]
+
+
+def store_state_any(url: str) -> dict:
+    """The question store's state from /healthz, whether it answers 200 or 503."""
+    body = httpx.get(url + "/healthz", timeout=10).json()
+    return body.get("question_store", {"state": "degraded"} if "error" in body else {})
+
+
+def test_metrics_and_readiness_show_a_degraded_store_and_the_writes_waiting(served):
+    url, server = served
+    assert metric(url, "valid_question_store_up") == 1
+    failures = metric(url, "valid_question_store_failures_total")
+    with stopped(server, url):
+        assert ask(url, QUESTIONS[2]).status_code == 200
+        assert metric(url, "valid_question_store_up") == 0
+        assert metric(url, "valid_question_store_spooled") >= 3
+        assert metric(url, "valid_question_store_failures_total") > failures
+        health = httpx.get(url + "/healthz", timeout=10)
+        assert health.status_code == 503 and "question store is degraded" in health.json()["error"]["message"]
+    assert metric(url, "valid_question_store_up") == 1 and metric(url, "valid_question_store_spooled") == 0
+    assert metric(url, "valid_question_store_flushed_total") >= 3
