@@ -218,6 +218,24 @@ def test_a_write_repeated_from_the_spool_is_stored_once(database):
         assert store.feedback("a" * 32)["rating"] == "up", "an older rating does not replace a newer one"
 
 
+def test_a_gap_issue_that_could_not_be_written_during_an_outage_is_opened_when_asked_again(database):
+    from valid.questionlog.postgres import PostgresStore
+    from valid.serve.gaps import GapIssueWriter
+
+    server, log_url = database
+    writer = GapIssueWriter(PostgresStore(log_url, 1.0), cap=10)
+    try:
+        server.stop()
+        writer.open_issue("question-gap", "fp1", "No content answers: rye bread", "body", "question")
+        assert writer.flush() and writer.counts["failed"] == 1
+        server.start()
+        writer.open_issue("question-gap", "fp1", "No content answers: rye bread", "body", "question")
+        assert writer.flush() and writer.counts["added"] == 1
+        assert [issue.fingerprint for issue in writer.store.issues()] == ["fp1"]
+    finally:
+        writer.close()
+
+
 # -- the service during an outage: what only the store holds, /healthz and /metrics ---------------------
 
 @pytest.fixture(scope="module")

@@ -89,12 +89,18 @@ class GapIssueWriter:
             except Exception as err:  # a broken store must never reach a request
                 self.counts["failed"] += len(drafts)
                 log.warning("gap issues could not be written to %s: %s", self.store.where, err)
+                self._forget(drafts)  # the same refusal later (the store back) queues them again
                 continue
             self.counts.update(outcomes)
             if "dropped" in outcomes and not self._warned_cap:
                 self._warned_cap = True
                 log.warning("gap-issue store %s holds %d issues from questions (the cap); new ones are dropped",
                             self.store.where, self.cap)
+
+    def _forget(self, drafts: list[IssueDraft]) -> None:
+        with self._lock:
+            for draft in drafts:
+                self._seen.pop(draft.fingerprint, None)
 
     def flush(self, timeout_s: float = 10.0) -> bool:
         """Wait until every queued issue is written (tests, shutdown). True when done in time."""
