@@ -28,7 +28,7 @@ import logging
 import threading
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Literal
 
 from valid.audit.issues import DEFAULT_QUESTION_ISSUE_CAP, Issue, IssueDraft
 from valid.questionlog.postgres import PostgresStore, StoreUnavailable
@@ -42,7 +42,7 @@ _BATCH = 100  # spooled writes read at a time
 
 @dataclass(frozen=True)
 class StoreHealth:
-    state: str  # ok | degraded
+    state: Literal["ok", "degraded"]
     spooled: int  # writes waiting in the spool
     failures: int  # store calls that failed or overran their bound, since start
     flushed: int  # spooled writes that reached the store, since start
@@ -97,7 +97,6 @@ class SpooledStore:
         if not was_up:
             log.warning("question store %s answers again; %d spooled writes to write", self.where, self.spool.pending())
 
-
     # -- writes: the store, else the spool ------------------------------------------------------------
     def _write(self, kind: str, payload: dict[str, Any], direct: Callable[[], Any], conversation_id=None,
                answer_id=None, waits_on_spool: bool = False) -> tuple[bool, Any]:
@@ -135,7 +134,9 @@ class SpooledStore:
         def direct() -> int:
             return self.primary.add_turn({**turn, "question_id": question_id}, at)
 
-        waits = local is not None or (turn.get("question_id") is not None and question_id is None)
+        # After any write of its conversation, or of its question row, that still waits in the spool.
+        waits = self.spool.holds(conversation_id=turn["conversation_id"]) or (
+            turn.get("question_id") is not None and question_id is None)
         stored, value = self._write("turn", {"turn": turn, "at": at}, direct, turn["conversation_id"], turn["answer_id"],
                                     waits_on_spool=waits)
         if stored:
