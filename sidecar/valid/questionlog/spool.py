@@ -2,7 +2,7 @@
 
     spool = Spool(state / "question-spool.sqlite")
     seq = spool.append("question", {"key": ..., "row": ...})
-    for write in spool.oldest(100): ...; spool.done(write.seq, store_id)
+    for write in spool.oldest(100): ...      # then spool.done([(write.seq, store_id), ...])
 
 One SQLite file (WAL, synchronous=FULL: a write is on disk when `append` returns, and survives a
 crash or a restart of `valid serve`). Writes come out in the order they went in, so a conversation
@@ -90,15 +90,18 @@ class Spool:
         rows = self._query("SELECT seq, kind, payload FROM writes ORDER BY seq LIMIT ?", (limit,))
         return [SpooledWrite(seq, kind, json.loads(payload)) for seq, kind, payload in rows]
 
-    def done(self, seq: int, store_id: int | None = None) -> None:
-        """The write reached the store (a question row: under `store_id`); it leaves the spool."""
+    def done(self, written: list[tuple[int, int | None]]) -> None:
+        """These writes (seq, and a question row's store id or None) reached the store: they leave
+        the spool, in one transaction (lost, they would only be written again: each is idempotent)."""
+        if not written:
+            return
         with self._lock:
             db = self._open()
             db.execute("BEGIN IMMEDIATE")
             try:
-                if store_id is not None:
-                    db.execute("INSERT OR REPLACE INTO question_ids (seq, id) VALUES (?, ?)", (seq, store_id))
-                db.execute("DELETE FROM writes WHERE seq = ?", (seq,))
+                db.executemany("INSERT OR REPLACE INTO question_ids (seq, id) VALUES (?, ?)",
+                               [(seq, found) for seq, found in written if found is not None])
+                db.executemany("DELETE FROM writes WHERE seq = ?", [(seq,) for seq, _ in written])
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")

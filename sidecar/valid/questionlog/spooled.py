@@ -201,6 +201,7 @@ class SpooledStore:
         """Write what the spool holds to the store, oldest first, or see whether a down store answers
         again. True when the store took everything (or there was nothing)."""
         writes = self.spool.oldest(_BATCH)
+        written: list[tuple[int, int | None]] = []
         try:
             if not writes:
                 if not self._is_up():
@@ -208,29 +209,36 @@ class SpooledStore:
                     self._back()
                 return True
             for write in writes:
-                self.spool.done(write.seq, self._replay(write))
-                with self._state_lock:
-                    self._flushed += 1
+                written.append((write.seq, self._replay(write, dict(written))))
+                self._back()  # from the first write it takes, new writes go to the store again
         except StoreUnavailable as err:
             self._down(err)
             return False
-        self._back()
+        finally:
+            self.spool.done(written)
+            with self._state_lock:
+                self._flushed += len(written)
         return not self.spool.pending()
 
     def _is_up(self) -> bool:
         with self._state_lock:
             return self._up
 
-    def _replay(self, write: SpooledWrite) -> int | None:
-        """Write one spooled write to the store (again, maybe: every write is idempotent)."""
+    def _replay(self, write: SpooledWrite, batch_ids: dict[int, int | None]) -> int | None:
+        """Write one spooled write to the store (again, maybe: every write is idempotent).
+        `batch_ids`: the store ids of question rows written earlier in this batch, by seq."""
         p = write.payload
         if write.kind == "question":
             return self.primary.log_question(p["row"], p["key"])
         if write.kind == "start":
             self.primary.start_conversation(p["id"], p["at"])
         elif write.kind == "turn":
-            self.primary.add_turn({**p["turn"], "question_id": self.spool.store_id(p["turn"].get("question_id"))},
-                                  p["at"])
+            question_id = p["turn"].get("question_id")
+            if question_id is not None and question_id < 0 and -question_id in batch_ids:
+                question_id = batch_ids[-question_id]
+            else:
+                question_id = self.spool.store_id(question_id)
+            self.primary.add_turn({**p["turn"], "question_id": question_id}, p["at"])
         else:
             self.primary.record_feedback(p["answer_id"], p["rating"], p["reasons"], p["comment"], p["at"])
         return None
