@@ -191,8 +191,10 @@ def test_a_store_call_on_a_hung_server_ends_within_its_bound(database):
                 assert time.monotonic() - started < 2.5
         finally:
             server.resume()
-        store.ping()
-        assert [r["question"] for r in store.rows()] == ["question 1"]
+        store.ping()  # answers again: the broken connection is replaced
+        # The cut INSERT may still land once the server runs again (its reply was lost, not the
+        # statement): why every write the spool repeats is idempotent.
+        assert [r["question"] for r in store.rows()][0] == "question 1"
 
 
 def test_a_write_repeated_from_the_spool_is_stored_once(database):

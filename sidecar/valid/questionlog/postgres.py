@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import socket
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
@@ -100,6 +101,43 @@ def redacted(url: str) -> str:
     return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
 
 
+class _Watchdog:
+    """One thread per store that cuts the connection (`_cut`) when a call outlives its deadline.
+    Arming it is a lock and a notify: no thread is started per call."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._db = None
+        self._deadline: float | None = None
+        self.fired = False
+        self._thread: threading.Thread | None = None
+
+    def arm(self, db, seconds: float) -> None:
+        with self._changed:
+            self._db, self._deadline, self.fired = db, time.monotonic() + seconds, False
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="valid-store-watchdog", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def disarm(self) -> None:
+        with self._changed:
+            self._db, self._deadline = None, None
+
+    def _run(self) -> None:
+        with self._changed:
+            while True:
+                if self._deadline is None:
+                    self._changed.wait()
+                    continue
+                left = self._deadline - time.monotonic()
+                if left > 0:
+                    self._changed.wait(left)
+                    continue
+                _cut(self._db)
+                self._db, self._deadline, self.fired = None, None, True
+
+
 def _cut(db) -> None:
     """Shut the connection's socket down (not close it: the thread using it still owns the
     descriptor), so a read that waits on a hung server returns at once with an error."""
@@ -131,6 +169,7 @@ class PostgresStore:
         self.where = redacted(url)
         self.timeout_s = timeout_s
         self._lock = threading.Lock()
+        self._watchdog = _Watchdog()
         self._db = None
         with self._lock:
             self._connect()
@@ -172,39 +211,42 @@ class PostgresStore:
             )
 
     @contextmanager
-    def _transaction(self) -> Iterator[Any]:
+    def _transaction(self, atomic: bool = True) -> Iterator[Any]:
         """One transaction on the connection (the caller holds the lock), within the time bound;
-        errors are one line."""
+        errors are one line. `atomic=False`: one statement, atomic by itself, without BEGIN and
+        COMMIT (one round trip instead of three)."""
         import psycopg
 
         if self._db is None or self._db.closed or self._db.broken:
             self._connect()
-        watchdog = threading.Timer(self.timeout_s, _cut, (self._db,))
-        watchdog.daemon = True
-        watchdog.start()
+        self._watchdog.arm(self._db, self.timeout_s)
         try:
-            with self._db.transaction():
+            if atomic:
+                with self._db.transaction():
+                    yield self._db
+            else:
                 yield self._db
         except psycopg.OperationalError as err:
-            if watchdog.finished.is_set():  # the watchdog cut it: the server did not answer
+            if self._watchdog.fired:  # it cut the connection: the server did not answer
                 raise StoreUnavailable(f"{self.where}: the question store did not answer within {self.timeout_s:g} s") from None
             raise StoreUnavailable(f"{self.where}: the question store failed: {_first_line(err)}") from None
         finally:
-            watchdog.cancel()
+            self._watchdog.disarm()
 
     def ping(self) -> None:
         """One round trip (raises StoreUnavailable when the store does not answer in time)."""
-        with self._lock, self._transaction() as db:
+        with self._lock, self._transaction(atomic=False) as db:
             db.execute("SELECT 1")
 
     def _select(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
-        with self._lock, self._transaction() as db:
+        with self._lock, self._transaction(atomic=False) as db:
             cursor = db.execute(sql, params)
             names = [d.name for d in cursor.description]
             return [dict(zip(names, values)) for values in cursor.fetchall()]
 
     def _write(self, sql: str, params: tuple = ()):
-        with self._lock, self._transaction() as db:
+        """One statement (atomic by itself)."""
+        with self._lock, self._transaction(atomic=False) as db:
             return db.execute(sql, params)
 
     # -- questions ----------------------------------------------------------------------------------
@@ -212,7 +254,7 @@ class PostgresStore:
         """The row's id; a row written before under the same `key` is not written again."""
         names = ", ".join([*QUESTION_NAMES, "row_key"])
         marks = ", ".join("%s" for _ in range(len(QUESTION_NAMES) + 1))
-        with self._lock, self._transaction() as db:
+        with self._lock, self._transaction(atomic=False) as db:
             found = db.execute(
                 f"INSERT INTO questions ({names}) VALUES ({marks}) ON CONFLICT (row_key) DO NOTHING RETURNING id",
                 [*question_params(row), key],
