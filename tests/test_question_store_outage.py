@@ -89,7 +89,7 @@ def store_state(url: str) -> dict:
     return response.json().get("question_store", {}) if response.status_code == 200 else {}
 
 
-def became(predicate, timeout_s: float = 20.0) -> bool:
+def became(predicate, timeout_s: float = 60.0) -> bool:
     """Whether `predicate()` came true within the time (polled)."""
     deadline = time.monotonic() + timeout_s
     while not predicate():
