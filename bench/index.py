@@ -87,7 +87,7 @@ def child_build(state: str, export: str, embedder_kind: str, sharing: str = "sha
 def child_embed(export: str) -> None:
     """Pure embedding: the export's distinct inputs, embedded the way the build embeds them."""
     from valid.embed.offline import OfflineMiniLM
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
     from valid.index.build import _input_key
     from valid.index.manifest import embedding_input
 
@@ -423,7 +423,7 @@ def throughput_only(topics: int) -> list[str]:
 
 def shared_variants(topics: int, named: float, repeat: int) -> list[str]:
     """Builds of one export from an empty state, with and without name-only variants sharing a vector."""
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
     from valid.index.variants import shared_inputs
 
     load_start = os.getloadavg()[0]

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from product_corpus import generate  # noqa: E402
 
 from valid.answer.scope import resolve_scope  # noqa: E402
-from valid.exportfile import read_export  # noqa: E402
+from valid.export.file import read_export  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from valid.batches import topic_batches
+from valid.export.batches import topic_batches
 from valid.dita.loader import load
 from valid.export import export
 

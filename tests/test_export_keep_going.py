@@ -192,7 +192,7 @@ def test_a_problem_every_build_reports_alike_is_one_warning(exported):
 
 def test_a_problem_some_builds_report_names_those_profiles():
     from valid.contracts import ExportWarning
-    from valid.exportwarnings import merge_profiles
+    from valid.export.warnings import merge_profiles
 
     def said(profile: str) -> ExportWarning:
         return ExportWarning(path="t.dita", line=3, feature="keyref",
@@ -204,7 +204,7 @@ def test_a_problem_some_builds_report_names_those_profiles():
 
 def test_the_summary_counts_each_kind_most_frequent_first_with_its_first_places():
     from valid.contracts import ExportWarning
-    from valid.exportwarnings import summary
+    from valid.export.warnings import summary
 
     def w(feature: str, line: int, message: str = "x") -> ExportWarning:
         return ExportWarning(path="t.dita", line=line, feature=feature, message=message)

@@ -194,7 +194,7 @@ def test_non_ascii_file_names_and_in_root_symlinks_export(tmp_path):
     out = tmp_path / "ëxport.jsonl"
     result = run("export", docs / "m.ditamap", "--profile", f"all={docs / 'all.ditaval'}", "-o", out, ok=False)
     assert result.exit_code == 0, result.output
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
 
     texts = {c.id: c.text for c in read_export(out).chunks}
     assert texts == {"café.dita#c/body": "café", "sub dir/ü.dita#u/body": "ü", "real/t.dita#l/body": "linked"}

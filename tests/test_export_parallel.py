@@ -16,8 +16,8 @@ from conftest import CLOUD_TPU, CORVANE
 from valid.cli import main
 from valid.errors import ConfigError
 from valid.export import export
-import valid.export
-from valid.workers import auto_jobs, pool, split
+import valid.export.run
+from valid.export.workers import auto_jobs, pool, split
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from export import generate  # noqa: E402  (bench/export.py: the guide-shaped generated doc set)
@@ -121,7 +121,7 @@ def test_each_stylesheet_batch_of_a_parallel_export_gets_a_fresh_worker(tmp_path
         asked.append(tasks_per_worker)
         return pool(workers, tasks_per_worker)
 
-    monkeypatch.setattr(valid.export, "pool", spy)
+    monkeypatch.setattr(valid.export.run, "pool", spy)
     serial = exported(tmp_path, "serial", CLOUD_TPU.map, scheme=CLOUD_TPU.scheme, jobs=1, topics_per_run=2)
     parallel = exported(tmp_path, "parallel", CLOUD_TPU.map, scheme=CLOUD_TPU.scheme, jobs=2, topics_per_run=2)
     assert parallel == serial

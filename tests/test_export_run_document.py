@@ -117,7 +117,7 @@ def test_source_commit_is_null_outside_git_and_head_inside(tmp_path):
 
 def test_explicit_ditaval_rules_for_undeclared_values_are_warned(tmp_path):
     from valid.dita.ditaval import parse_ditaval
-    from valid.export import _undeclared_ditaval_values
+    from valid.export.run import _undeclared_ditaval_values
 
     scheme = load_scheme(SAMPLE_SCHEME)
     ditaval = parse_ditaval(

@@ -40,7 +40,7 @@ def test_counterparts_of_different_topics_group_once_the_generations_names_are_o
 
 
 def test_same_titles_in_different_places_are_not_counterparts(corvane_export):
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
 
     export = read_export(corvane_export)
     groups = build_groups(export.chunks, export.header.profiles)
@@ -49,7 +49,7 @@ def test_same_titles_in_different_places_are_not_counterparts(corvane_export):
 
 
 def test_groups_are_deterministic(corvane_export):
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
 
     export = read_export(corvane_export)
     first = build_groups(export.chunks, export.header.profiles).model_dump_json()

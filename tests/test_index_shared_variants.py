@@ -13,7 +13,7 @@ from pathlib import Path
 from fixtures.index.embedders import HashEmbedder
 from valid.contracts import Chunk, ExportCounts, ExportHeader, OwnedValue, ProfileInfo, SourceLocation
 from valid.export import export
-from valid.exportfile import read_export
+from valid.export.file import read_export
 from valid.index import Store, build_release, open_active
 from valid.index.manifest import embedding_input
 from valid.index.variants import is_name, masked, shared_inputs

@@ -10,7 +10,7 @@ import pytest
 from valid.dita.loader import load
 from valid.errors import ConfigError
 from valid.export import export
-from valid.exportfile import read_export
+from valid.export.file import read_export
 
 SPEC = Path(__file__).parent / "fixtures" / "dita" / "specialization"
 WIDGET_PUBLIC = "-//ACME//DTD Widget Topic//EN"

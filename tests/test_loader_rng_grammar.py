@@ -15,7 +15,7 @@ from pathlib import Path
 
 from valid.dita.loader import load
 from valid.export import export
-from valid.exportfile import read_export
+from valid.export.file import read_export
 
 SPEC = Path(__file__).parent / "fixtures" / "dita" / "specialization-rng"
 MODULE_URN = "urn:acme:dita:rng:widgetTopicMod.rng"

@@ -69,7 +69,7 @@ def test_ant_stylesheet_digest_equals_python(dist, tmp_path):
     digest = out.read_text().strip()
     assert re.fullmatch(r"[0-9a-f]{64}", digest)
     assert digest == jobs.stylesheet_digest_by_definition(REPO / "xsl")
-    from valid.xslt import stylesheet_digest
+    from valid.export.xslt import stylesheet_digest
 
     assert digest == stylesheet_digest()
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from fixtures.preprocessed.materialize import materialize
-from valid.xslt import run_export
+from valid.export.xslt import run_export
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_a_stylesheet_importing_the_export_overrides_chunk_types_in_mode_chunk_t
     # imported after xsl/valid-index.xsl, makes its own elements chunks without forking xsl/.
     from saxonche import PySaxonProcessor
 
-    from valid.xslt import SAXON_CONFIG, xsl_dir
+    from valid.export.xslt import SAXON_CONFIG, xsl_dir
 
     wrapper = tmp_path / "team.xsl"
     wrapper.write_text(f"""<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"

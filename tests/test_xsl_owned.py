@@ -8,7 +8,7 @@ import re
 import pytest
 
 from fixtures.preprocessed.materialize import materialize
-from valid.xslt import run_export
+from valid.export.xslt import run_export
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""valid.xslt: running the export stylesheet with saxonche, its contract, determinism, errors, and
+"""valid.export.xslt: running the export stylesheet with saxonche, its contract, determinism, errors, and
 the stylesheet digest."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from saxonche import PySaxonProcessor
 from fixtures.preprocessed.materialize import materialize
 from valid.contracts import Chunk, ExportHeader
 from valid.errors import ConfigError, ExportContractError
-from valid.xslt import SAXON_CONFIG
-from valid.xslt import fill_digests, run_export, stylesheet_digest, xsl_dir
+from valid.export.xslt import SAXON_CONFIG
+from valid.export.xslt import fill_digests, run_export, stylesheet_digest, xsl_dir
 
 
 @pytest.fixture()

@@ -12,7 +12,7 @@ import pytest
 from saxonche import PySaxonProcessor
 
 from fixtures.preprocessed.materialize import materialize
-from valid.xslt import fill_digests, run_export, xsl_dir
+from valid.export.xslt import fill_digests, run_export, xsl_dir
 
 
 def _strings() -> list[str]:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from fixtures.preprocessed.materialize import materialize
-from valid.xslt import run_export
+from valid.export.xslt import run_export
 
 
 def export_chunks(run: Path) -> dict[str, dict]:

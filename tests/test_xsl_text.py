@@ -8,7 +8,7 @@ import json
 import pytest
 
 from fixtures.preprocessed.materialize import materialize
-from valid.xslt import run_export
+from valid.export.xslt import run_export
 
 
 @pytest.fixture(scope="module")

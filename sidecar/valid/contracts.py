@@ -100,7 +100,7 @@ class ExportHeader(_Strict):
     profiles: list[ProfileInfo]
     scheme_digest: str | None = Field(default=None, description="sha256 of the subject scheme map, if any.")
     exporter_version: str
-    stylesheet_digest: str = Field(description="sha256 over the xsl/ stylesheets, see valid.xslt.stylesheet_digest.")
+    stylesheet_digest: str = Field(description="sha256 over the xsl/ stylesheets, see valid.export.xslt.stylesheet_digest.")
     source_commit: str | None = Field(default=None, description="git HEAD of the doc set, when it is in git.")
     counts: ExportCounts
     owned_values: list[OwnedValue] = Field(default_factory=list)

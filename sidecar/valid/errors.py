@@ -32,7 +32,7 @@ class DitaError(ValidError):
         super().__init__(f"{where}: {message}")
 
     def __reduce__(self):
-        # Rebuilt from its parts, so that an error raised in a worker process (valid.workers)
+        # Rebuilt from its parts, so that an error raised in a worker process (valid.export.workers)
         # reaches the command as the same error with the same one-line message.
         return (type(self), (self.path, self.line, self.message))
 

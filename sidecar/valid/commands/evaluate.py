@@ -151,7 +151,7 @@ def report_command(export, state, chroma_url, scorecard, trapset, out, release_i
     from valid.evaluate.report import gather, write_report
     from valid.evaluate.run import evaluate
     from valid.evaluate.scorecard import Scorecard
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
     from valid.index import Store, open_active, open_release, resolve_release_id
 
     if scorecard and trapset:
@@ -241,7 +241,7 @@ def _demo_export(map_path, scheme, out: Path) -> Path:
 
 def _demo_audit(chunks_path: Path, state: Path) -> list:
     from valid.audit.run import audit
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
 
     _say("2/6 audit")
     audited = audit(read_export(chunks_path).as_export(), issues_dir=state / "issues")

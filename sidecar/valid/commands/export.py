@@ -125,7 +125,7 @@ def export_command(map_path, scheme, attribute, profiles, labels, parent_profile
 
 def _report_warnings(warnings, list_all: bool, out: Path | None) -> None:
     """The warnings on stderr: a summary by kind, or every one; say how to list them later."""
-    from valid.exportwarnings import listing, summary
+    from valid.export.warnings import listing, summary
 
     if not warnings:
         return
@@ -141,7 +141,7 @@ def _report_warnings(warnings, list_all: bool, out: Path | None) -> None:
 @click.option("--summary", "only_summary", is_flag=True, help="Only the counts by kind, with the first few places.")
 def warnings_command(export_path, fmt, only_summary):
     """List the warnings an existing export recorded in its header."""
-    from valid.exportwarnings import listing, read_export_warnings, summary
+    from valid.export.warnings import listing, read_export_warnings, summary
 
     warnings = read_export_warnings(export_path)
     text = summary(warnings) if only_summary else listing(warnings, fmt)

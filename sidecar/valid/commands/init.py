@@ -41,7 +41,7 @@ def init_command(map_path, out, search, force, list_warnings):
     for note in result.hierarchy:
         click.echo(f"  {note}")
     if result.warnings:
-        from valid.exportwarnings import listing, summary
+        from valid.export.warnings import listing, summary
 
         # The same report as valid export's: what the doc set lacks does not stop the survey.
         click.echo(listing(result.warnings) if list_warnings else summary(result.warnings), err=True)

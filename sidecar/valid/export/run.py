@@ -1,7 +1,7 @@
 """`valid export`: DITA doc set -> JSON-lines chunk export with per-profile scope.
 
 load (securely) -> validate profiling values against the subject scheme -> one preprocessed job
-directory per profile, plus `_unfiltered` -> run document -> the XSLT stylesheet (valid.xslt) ->
+directory per profile, plus `_unfiltered` -> run document -> the XSLT stylesheet (valid.export.xslt) ->
 every line validated against valid.contracts -> the output written atomically.
 
 `scope[P]` is exact by construction: each profile is filtered on its own, as a DITA-OT build with
@@ -30,7 +30,7 @@ from lxml import etree
 from pydantic import TypeAdapter
 
 from valid import __version__
-from valid.batches import BatchJobs, join, run_batches, topic_batches
+from valid.export.batches import BatchJobs, join, run_batches, topic_batches
 from valid.contracts import Chunk, ExportHeader, ExportWarning
 from valid.dita import classes
 from valid.dita.ditaval import parse_ditaval
@@ -38,10 +38,10 @@ from valid.dita.loader import DocSet, file_uri, load
 from valid.dita.preprocess import UNFILTERED
 from valid.dita.scheme import SubjectScheme, load_scheme
 from valid.errors import ConfigError, DitavalError, ExportContractError, SchemeValueError, StrictWarningsError, ValidError
-from valid.exportfile import parse_export
-from valid.exportwarnings import merge_profiles
+from valid.export.file import parse_export
+from valid.export.warnings import merge_profiles
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
-from valid.workers import BuildTask, Built, auto_jobs, build, build_group, pool, results, run_stylesheet, split
+from valid.export.workers import BuildTask, Built, auto_jobs, build, build_group, pool, results, run_stylesheet, split
 
 # Topic files chunked and merged per stylesheet run, at most; and topic builds (a file counted once
 # per build that keeps it) per run, at most. The stylesheet holds every build of a run's files at
@@ -104,8 +104,8 @@ def export(
     OASIS XML catalog for the doc set's own DTD shells (specializations). `out` is a file, a FIFO
     or "-" (standard output; valid.output). An export with no chunks, or a profile without any, is
     refused unless `allow_empty`. Topic files are chunked and merged in batches of at most
-    `topics_per_run` files and `builds_per_run` topic builds (valid.batches), with the same output.
-    `jobs`: worker processes (valid.workers); None picks them (valid.workers.auto_jobs), 1 exports
+    `topics_per_run` files and `builds_per_run` topic builds (valid.export.batches), with the same output.
+    `jobs`: worker processes (valid.export.workers); None picks them (valid.export.workers.auto_jobs), 1 exports
     in this process alone. The output is the same bytes for any number.
     Problems DITA-OT reports and builds past (a missing file, a conref target that does not exist,
     an undefined key) are warnings, and the export does with the construct what DITA-OT does;
@@ -162,7 +162,7 @@ def _inputs(map_path, scheme, catalog, docset: DocSet, profiles) -> list:
 
 
 def _workers(docset: DocSet, profiles: int, jobs: int | None) -> int:
-    """`jobs`, or as many as the doc set is worth (valid.workers.auto_jobs); at least 1."""
+    """`jobs`, or as many as the doc set is worth (valid.export.workers.auto_jobs); at least 1."""
     topics = sum(1 for sf in docset.files.values() if sf.format == "dita")
     workers = auto_jobs(topics, profiles) if jobs is None else jobs
     if workers < 1:
@@ -294,7 +294,7 @@ def _run_batches(
     names: list[str],
     say: Progress,
 ) -> str | None:
-    """The batches chunked and merged (valid.batches), here or by workers, and joined; None when
+    """The batches chunked and merged (valid.export.batches), here or by workers, and joined; None when
     they cannot be joined exactly. Workers write their outputs to files, and are gone before the
     outputs are read and joined, so their runtimes and the joined text are never held at once."""
     batches = len(planned)
@@ -329,7 +329,7 @@ def _build_all(
     load_args: tuple,
     say: Progress,
 ) -> tuple[list[Built], Built]:
-    """Every profile's build and the unfiltered one (valid.workers: with workers > 1, the profiles
+    """Every profile's build and the unfiltered one (valid.export.workers: with workers > 1, the profiles
     after the first group are built in worker processes). Results and the first error come in
     profile order, the unfiltered build last, as in a serial export."""
     total = len(tasks) + 1
@@ -594,7 +594,7 @@ def validate_lines(text: str, profile_names: list[str]) -> tuple[ExportHeader, i
 
 
 def _xslt():
-    from valid import xslt  # part of VALID: a failing import is a broken install and fails loudly
+    from valid.export import xslt  # part of VALID: a failing import is a broken install and fails loudly
 
     return xslt
 

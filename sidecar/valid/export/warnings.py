@@ -85,6 +85,6 @@ def listing(warnings: list[ExportWarning], fmt: str = "text") -> str:
 
 def read_export_warnings(path: str | os.PathLike) -> list[ExportWarning]:
     """The warnings in an existing export's header, the export checked by the one export reader."""
-    from valid.exportfile import read_export
+    from valid.export.file import read_export
 
     return list(read_export(path).header.warnings)

@@ -3,7 +3,7 @@
 An export spends its time in two places that one Python process cannot overlap: preprocessing
 each profile (Python) and running the stylesheet over each batch (SaxonC, which holds the GIL for a
 whole transformation). Both split into independent pieces: the profiles' builds do not read each
-other, and the batches' stylesheet runs do not either (valid.batches). So `valid export --jobs N`
+other, and the batches' stylesheet runs do not either (valid.export.batches). So `valid export --jobs N`
 hands pieces to N worker processes:
 
 - preprocessing: the profiles in N contiguous groups; the first group and the unfiltered build
@@ -128,9 +128,9 @@ def build(docset, ditaval, task: BuildTask) -> Built:
 
 
 def run_stylesheet(run_document: str) -> str:
-    """In a worker: the export stylesheet over one run document (valid.xslt.run_export); the
+    """In a worker: the export stylesheet over one run document (valid.export.xslt.run_export); the
     output is written beside it and its path returned, so the caller reads it when it needs it."""
-    from valid import xslt
+    from valid.export import xslt
 
     output = Path(run_document).with_suffix(".jsonl")
     output.write_text(xslt.run_export(run_document), encoding="utf-8")

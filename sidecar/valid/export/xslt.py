@@ -45,7 +45,7 @@ _compiled: dict[Path, object] = {}
 def xsl_dir() -> Path:
     """The stylesheet directory: $VALID_XSL_DIR if set, else the repository's xsl/."""
     configured = os.environ.get(XSL_DIR_ENV)
-    directory = Path(configured) if configured else Path(__file__).resolve().parents[2] / "xsl"
+    directory = Path(configured) if configured else Path(__file__).resolve().parents[3] / "xsl"
     if not (directory / ENTRY_STYLESHEET).is_file():
         source = f"${XSL_DIR_ENV}" if configured else "the repository"
         raise ConfigError(f"no {ENTRY_STYLESHEET} in {directory} (from {source}): set {XSL_DIR_ENV} to the xsl/ directory")

@@ -23,7 +23,7 @@ from valid.index.activation import (
     rollback,
 )
 from valid.index.build import BuildResult, build_release
-from valid.exportfile import LoadedExport, read_export
+from valid.export.file import LoadedExport, read_export
 from valid.index.manifest import Identity, IndexSettings, Manifest, identity_for
 from valid.index.prune import prune_releases
 from valid.index.release import Hit, Release, open_active, open_release

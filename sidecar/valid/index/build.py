@@ -36,7 +36,7 @@ from valid.index.activation import (
     list_releases,
 )
 from valid.index.cache import EmbeddingCache, to_float32
-from valid.exportfile import LoadedExport, read_export, sha256_hex
+from valid.export.file import LoadedExport, read_export, sha256_hex
 from valid.index.fsutil import atomic_write, file_lock, fsync_dir
 from valid.index.groups import build_groups
 from valid.index.manifest import (

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from valid.errors import ReleaseError
 
-from valid.exportfile import LoadedExport, canonical_json, sha256_hex
+from valid.export.file import LoadedExport, canonical_json, sha256_hex
 
 # Bump whenever what a release stores changes shape (2: boolean scope fields, 8 metadata fields).
 INDEX_SCHEMA_VERSION = "2"
