@@ -1,7 +1,8 @@
 """The `valid` command line loads only the area of the command it runs.
 
-`valid ask` must not pay at start-up for the HTTP server, the GitHub client (httpx) or the XSLT engine
-(docs/benchmarks.md, "Ask at scale", measures the start-up share). Every command stays reachable:
+`valid ask` must not pay at start-up for the HTTP server, the GitHub client (httpx), the XSLT engine or
+the export pipeline, though its index reads export files through valid.export.file (docs/benchmarks.md,
+"Ask at scale", measures the start-up share). Every command stays reachable:
 the lazy table names exactly the commands the areas contribute.
 """
 
@@ -49,11 +50,11 @@ def test_every_command_is_listed_and_has_help():
         assert CliRunner().invoke(main, [name, "--help"]).exit_code == 0, name
 
 
-def test_ask_does_not_load_the_server_the_github_client_or_the_xslt_engine():
+def test_ask_does_not_load_the_server_the_github_client_the_xslt_engine_or_the_export_pipeline():
     loaded = modules_loaded_by("ask", "--help")
     assert "valid.commands.answer" in loaded
     for other in ("valid.commands.serve", "valid.commands.audit", "valid.commands.export", "fastapi", "saxonche",
-                  "valid.audit.github", "httpx"):
+                  "valid.audit.github", "httpx", "valid.export.run"):
         assert other not in loaded, other
     assert not any(m == "valid.serve" or m.startswith("valid.serve.") for m in loaded)
 
