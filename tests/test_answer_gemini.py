@@ -152,3 +152,19 @@ def test_api_key_comes_from_the_environment(fake, monkeypatch):
     fake.generate = lambda body: reply()
     GeminiGenerator(base_url=fake.base_url).generate(request())
     assert fake.requests[0].headers["x-goog-api-key"] == "test-key"
+
+
+def test_the_generator_retries_through_the_clients_own_retry_options(fake):
+    # One retry mechanism for every Gemini call: the client's HttpRetryOptions, as in the embedder.
+    options = generator(fake, max_attempts=3)._client._api_client._http_options.retry_options
+    assert options is not None and options.attempts == 3
+    assert sorted(options.http_status_codes) == [429, 500, 502, 503, 504]
+
+
+def test_only_the_retries_whose_pauses_fit_before_the_deadline_are_attempted():
+    from valid.answer.generate import pauses_before
+
+    assert pauses_before(None, 4, 1.0, 16.0) == 4
+    assert pauses_before(2.5, 4, 1.0, 16.0) == 2  # pauses 1 s, then 2 s: the second would outlast 2.5 s
+    assert pauses_before(0.5, 4, 1.0, 16.0) == 1
+    assert pauses_before(100.0, 4, 1.0, 2.0) == 4  # 1 + 2 + 2 s

@@ -4,8 +4,8 @@
   units, picks the one that answers the question's kind, verbatim, each step citing its chunk, and
   abstains when none does. Deterministic: same chunks, same answer.
 - GeminiGenerator: google-genai structured output (see prompt.py for the schema and fencing),
-  temperature 0, bounded retries with exponential backoff on 429 and 5xx, tokens from
-  usageMetadata. The API key comes from GEMINI_API_KEY or GOOGLE_API_KEY. Inside
+  temperature 0, bounded retries with exponential backoff on 429 and 5xx by the google-genai
+  client itself (`HttpRetryOptions`, as the embedder), tokens from usageMetadata. The API key comes from GEMINI_API_KEY or GOOGLE_API_KEY. Inside
   `provider_deadline(at)` (the service sets it to the request's deadline) no attempt, backoff or
   HTTP timeout reaches past `at`: the provider never outlives the request that waits for it.
 
@@ -88,12 +88,54 @@ def _api_key() -> str:
     return key
 
 
+def pauses_before(left: float | None, attempts: int, first_s: float, longest_s: float) -> int:
+    """How many of `attempts` fit in `left` seconds, given the client's backoff (first_s, doubling, capped).
+
+    A retry whose pause alone would outlast the request's deadline is not made: the client gets fewer
+    attempts instead of a sleep that ends after the request has already been answered.
+    """
+    if left is None:
+        return attempts
+    fitting, waited = 1, 0.0
+    while fitting < attempts:
+        waited += min(longest_s, first_s * 2 ** (fitting - 1))
+        if waited >= left:
+            break
+        fitting += 1
+    return fitting
+
+
+class _NoTimeLeft(Exception):
+    """Raised before sending a request when the request's deadline has passed (not retried)."""
+
+
+def _before_each_request(request) -> None:
+    """httpx event hook, run in the asking thread before every HTTP attempt the client makes (retries too).
+
+    Counts the attempt, refuses one past the deadline and shortens its timeout to the time left, so
+    that the client's own retries stay inside the request's deadline.
+    """
+    _DEADLINE.calls = getattr(_DEADLINE, "calls", 0) + 1
+    left = seconds_left()
+    if left is None:
+        return
+    if left <= 0:
+        _DEADLINE.calls -= 1  # not sent
+        raise _NoTimeLeft("no time left for a model call before the request's deadline")
+    bound = left + GRACE_S
+    request.extensions["timeout"] = {k: bound if v is None else min(v, bound) for k, v in request.extensions.get("timeout", {}).items()}
+
+
 class GeminiGenerator:
-    """Gemini through the real google-genai client. `base_url` points it elsewhere (tests: a local fake)."""
+    """Gemini through the real google-genai client. `base_url` points it elsewhere (tests: a local fake).
+
+    Retries are the client's own (`HttpRetryOptions`, as in the embedder): one mechanism for every
+    Gemini call. Jitter is off so that how many attempts fit before a deadline is known in advance.
+    """
 
     name = "gemini"
     deterministic = False
-    RETRY_STATUS = (429, 500, 502, 503, 504)
+    RETRY_STATUS = [429, 500, 502, 503, 504]
 
     def __init__(
         self,
@@ -117,47 +159,52 @@ class GeminiGenerator:
         self.max_output_tokens = max_output_tokens
         self.timeout_ms = timeout_ms
         base_url = base_url or os.environ.get("VALID_GEMINI_BASE_URL")
-        options = types.HttpOptions(api_version="v1beta", timeout=timeout_ms, base_url=base_url)
         self._types = types
+        options = types.HttpOptions(
+            api_version="v1beta",
+            timeout=timeout_ms,
+            base_url=base_url,
+            retry_options=self._retry_options(self.max_attempts),
+            client_args={"event_hooks": {"request": [_before_each_request]}},
+        )
         self._client = genai.Client(api_key=api_key or _api_key(), http_options=options)
 
+    def _retry_options(self, attempts: int):
+        return self._types.HttpRetryOptions(
+            attempts=attempts,
+            initial_delay=self.backoff_s,
+            max_delay=self.max_backoff_s,
+            exp_base=2.0,
+            jitter=0.0,
+            http_status_codes=self.RETRY_STATUS,
+        )
+
     def _call(self, prompt: str, schema: dict, system_instruction: str = SYSTEM_INSTRUCTION):
+        """One model call, retried by the client; returns (response or None, HTTP attempts made, error)."""
         from google.genai import errors
 
+        left = seconds_left()
+        attempts = pauses_before(left, self.max_attempts, self.backoff_s, self.max_backoff_s)
         config = self._types.GenerateContentConfig(
             system_instruction=system_instruction,
             temperature=0.0,
             max_output_tokens=self.max_output_tokens,
             response_mime_type="application/json",
             response_schema=schema,
+            http_options=self._types.HttpOptions(timeout=self.timeout_ms, retry_options=self._retry_options(attempts)),
         )
-        calls = 0
-        last = ""
-        for attempt in range(self.max_attempts):
-            if attempt:
-                pause = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
-                left = seconds_left()
-                if left is not None and left < pause:
-                    break  # the backoff alone would outlast the request's deadline
-                time.sleep(pause)
-            left = seconds_left()
-            if left is not None and left <= 0:
-                last = last or "no time left for a model call before the request's deadline"
-                break
-            timeout_ms = self.timeout_ms if left is None else max(1, min(self.timeout_ms, int((left + GRACE_S) * 1000)))
-            attempt_config = config.model_copy(update={"http_options": self._types.HttpOptions(timeout=timeout_ms)})
-            calls += 1
-            try:
-                return self._client.models.generate_content(model=self.model, contents=prompt, config=attempt_config), calls, ""
-            except errors.APIError as err:
-                last = f"Gemini returned {err.code}: {str(err.message or err)[:200]}"
-                if err.code not in self.RETRY_STATUS:
-                    return None, calls, last
-            except Exception as err:  # transport: connection refused, timeout (httpx2 errors)
-                if type(err).__module__.split(".")[0] not in ("httpx", "httpx2", "httpcore"):
-                    raise
-                last = f"Gemini unreachable: {type(err).__name__}: {err}"
-        return None, calls, last
+        _DEADLINE.calls = 0
+        try:
+            response = self._client.models.generate_content(model=self.model, contents=prompt, config=config)
+            return response, _DEADLINE.calls, ""
+        except _NoTimeLeft as err:
+            return None, _DEADLINE.calls, str(err)
+        except errors.APIError as err:
+            return None, _DEADLINE.calls, f"Gemini returned {err.code}: {str(err.message or err)[:200]}"
+        except Exception as err:  # transport: connection refused, timeout (httpx2 errors), after the client's retries
+            if type(err).__module__.split(".")[0] not in ("httpx", "httpx2", "httpcore"):
+                raise
+            return None, _DEADLINE.calls, f"Gemini unreachable: {type(err).__name__}: {err}"
 
     def generate(self, request: GenerationRequest) -> Draft:
         aliases = {chunk.alias: chunk.id for chunk in request.chunks}
