@@ -10,12 +10,11 @@ as if it applied to the reader's generation. Everything comes from the release's
 
 from __future__ import annotations
 
-from html import escape
-
 from valid.answer.citations import title_path
 from valid.serve.answerer import Generation, SourceChunk
 from valid.wording import DocSetFacts, fill, join_names, wording_for
 from valid.serve.schemas import SourceChunkView, SourceView
+from valid.templating import render
 
 
 def split_chunk_id(chunk_id: str) -> tuple[str, str]:
@@ -55,43 +54,24 @@ def _label(name: str, generations: list[Generation]) -> str:
 
 def render_source_page(view: SourceView, generations: list[Generation], words: dict[str, str] | None = None) -> str:
     """The HTML page for one source file, in the doc set's words (valid.wording). Every piece of
-    content is escaped; the file name and the release id are in a details element, out of the way."""
-    e = escape
+    content is escaped (the template's autoescaping); the file name and the release id are in a
+    details element, out of the way."""
     w = words or wording_for(DocSetFacts())
     topic_title = view.path
     if view.chunks and len(view.chunks[0].breadcrumbs) >= 2:
         topic_title = view.chunks[0].breadcrumbs[-2]
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(fill(w['source_title'], title=topic_title))}</title>",
-        '<link rel="stylesheet" href="/static/app.css">',
-        '</head><body class="source-page">',
-        f'<a class="skip" href="#main">{e(w["skip"])}</a>',
-        f'<header><p><a href="/">{e(w["source_back"])}</a></p>',
-        f"<h1>{e(topic_title)}</h1>",
-        f'<details class="where"><summary>{e(w["details"])}</summary>{e(w["source_file"])} <code>{e(view.path)}</code>'
-        f' · {e(fill(w["run_release"], release=""))}<code>{e(view.release)}</code></details>',
-    ]
+    note = None
     if view.generation is not None:
         note = fill(w["source_showing"], name=_label(view.generation, generations))
         if view.hidden:
             hidden = w["source_hidden_one"] if view.hidden == 1 else w["source_hidden_many"]
             note += " " + fill(hidden, n=str(view.hidden))
-        parts.append(f'<p class="scope-note">{e(note)}</p>')
-    parts.append('</header><main id="main">')
-    if not view.chunks:
-        parts.append(f"<p>{e(w['source_none'])}</p>")
-    for chunk in view.chunks:
-        scope = fill(w["source_for"], names=join_names([_label(p, generations) for p in chunk.scope], w))
-        where = " › ".join(title_path(chunk.breadcrumbs))
-        parts += [
-            f'<section class="chunk" id="{e(chunk.anchor)}" tabindex="-1" aria-labelledby="h-{e(chunk.anchor)}">',
-            f'<h2 id="h-{e(chunk.anchor)}">{e(chunk.title)}</h2>',
-            f'<p class="where">{e(where)} · {e(fill(w["source_line"], line=str(chunk.line)))} · {e(scope)}</p>',
-            f'<div class="chunk-text">{e(chunk.text)}</div>',
-            "</section>",
-        ]
-    parts.append("</main></body></html>")
-    return "\n".join(parts) + "\n"
+    sections = [
+        {
+            "chunk": chunk,
+            "where": " › ".join(title_path(chunk.breadcrumbs)),
+            "scope": fill(w["source_for"], names=join_names([_label(p, generations) for p in chunk.scope], w)),
+        }
+        for chunk in view.chunks
+    ]
+    return render("source.html", w=w, fill=fill, view=view, topic_title=topic_title, note=note, sections=sections)

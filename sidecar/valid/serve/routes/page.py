@@ -9,8 +9,6 @@ loaded the page has the catalogue's generic words; its script puts the doc set's
 
 from __future__ import annotations
 
-import re
-from html import escape
 from importlib import resources
 
 from fastapi import APIRouter, FastAPI, Request
@@ -18,17 +16,18 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from valid.serve.service import service_of
+from valid.templating import render_text
 from valid.wording import DocSetFacts, wording_for
 
 STATIC = resources.files("valid.serve") / "static"
-_SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 router = APIRouter()
 
 
 def render_page(template: str, words: dict[str, str]) -> str:
-    """The page with each {{key}} replaced by its string, escaped (for text and attribute values)."""
-    return _SLOT.sub(lambda m: escape(words[m.group(1)], quote=True), template)
+    """The page with each {{key}} replaced by its string, escaped by the template environment's
+    autoescaping (for text and attribute values); a key the words lack is an error."""
+    return render_text(template, **words)
 
 
 @router.get("/", include_in_schema=False)
