@@ -8,7 +8,6 @@ from the DITA source.
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -18,8 +17,9 @@ from pydantic import BaseModel
 from valid.audit.findings import Finding, find
 from valid.audit.owned import owned_values
 from valid.contracts import Export, ExportHeader
-from valid.evaluate.scorecard import Scorecard, render_html as render_scorecard_html, render_svg
+from valid.evaluate.scorecard import Scorecard, render_html as render_scorecard_html, render_svg, scorecard_context
 from valid.index.release import Release
+from valid.templating import render
 
 
 class ValidationReport(BaseModel):
@@ -95,44 +95,15 @@ def junit_xml(report: ValidationReport) -> str:
 
 
 def render_html(report: ValidationReport) -> str:
-    e = html.escape
-    h = report.export
-    profiles = "".join(
-        f"<tr><th scope='row'>{e(p.name)}</th><td>{e(', '.join(p.labels))}</td><td>{h.counts.per_profile.get(p.name, 0)}</td></tr>"
-        for p in h.profiles
-    )
-    findings = "".join(
-        f"<li><code>{e(f.path)}:{f.line}</code> {e(f.chunk_id)} shows <code>{e(f.value)}</code>, owned by {e(', '.join(f.owners))} ({e(f.rule)})</li>"
-        for f in report.findings
-    ) or "<li>none</li>"
-    index = report.index or {}
-    index_rows = "".join(
-        f"<tr><th scope='row'>{e(str(k))}</th><td>{e(json.dumps(v) if isinstance(v, (dict, list)) else str(v))}</td></tr>"
-        for k, v in index.items()
-        if not isinstance(v, (dict, list)) or len(json.dumps(v)) < 400
-    )
     card = report.scorecard
     verdict = "no trap set run" if card is None else ("passed" if card.gate.passed else "FAILED")
-    card_html = ""
-    if card is not None:
-        inner = render_scorecard_html(card)
-        card_html = inner[inner.index("<h2>Gate") : inner.index("</body>")]
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>VALID validation report</title>
-<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}
-table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:left}}
-.pass{{color:#2e7d32}}.fail{{color:#c62828}}</style></head><body>
-<h1>VALID validation report</h1>
-<p>Release <code>{e(report.release)}</code>: <strong class="{'pass' if report.passed else 'fail'}">{verdict}</strong></p>
-<h2>Export</h2>
-<p>Map <code>{e(h.map)}</code>, {h.counts.chunks} chunks, {h.counts.kept_by_no_profile} elements kept by no profile,
-source commit <code>{e(h.source_commit or '-')}</code>, exporter {e(h.exporter_version)}, stylesheets <code>{e(h.stylesheet_digest[:12])}</code>.</p>
-<table><caption>Profiles</caption><tr><th scope="col">profile</th><th scope="col">names</th><th scope="col">chunks in scope</th></tr>{profiles}</table>
-<h2>Audit findings ({len(report.findings)})</h2><ul>{findings}</ul>
-<h2>Index</h2><table>{index_rows}</table>
-{card_html}
-</body></html>
-"""
+    index_rows = [
+        (str(k), json.dumps(v) if isinstance(v, (dict, list)) else str(v))
+        for k, v in (report.index or {}).items()
+        if not isinstance(v, (dict, list)) or len(json.dumps(v)) < 400
+    ]
+    context = scorecard_context(card) if card is not None else {"card": None}
+    return render("validation_report.html", report=report, h=report.export, verdict=verdict, index_rows=index_rows, **context)
 
 
 def write_report(report: ValidationReport, out_dir: Path) -> dict[str, Path]:

@@ -7,16 +7,17 @@ questions right (54 of 60). Each reason is reported; no average can hide one.
 
 from __future__ import annotations
 
-import html
 import math
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Iterable
 
+from markupsafe import Markup
 from pydantic import BaseModel
 
 from valid.evaluate.score import CATEGORIES, Cell
 from valid.evaluate.stats import wilson_interval
+from valid.templating import render
 
 STRATA = ("scoped", "unscoped", "shared", "two-generation", "absent", "out-of-domain", "comparison", "versions")
 COLOURS = {
@@ -160,82 +161,38 @@ def render_svg(card: Scorecard) -> str:
     legend_columns, legend_width = 3, 190
     legend_rows = -(-len(CATEGORIES) // legend_columns)
     bars_end = top + len(groups) * (bar + gap)
-    height = bars_end + 20 + legend_rows * 20
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" height="{height}" '
-        f'role="img" aria-label="Trap-set scorecard: outcomes per arm and stratum" font-family="sans-serif" font-size="12">',
-        f'<text x="{left}" y="18" font-weight="bold">Share of questions by outcome</text>',
-    ]
+    rows = []
     for row, (arm, stratum) in enumerate(groups):
         score = card.arms[arm].strata[stratum]
-        y = top + row * (bar + gap)
-        out.append(f'<text x="{left - 8}" y="{y + bar * 0.68}" text-anchor="end">{html.escape(arm)} · {stratum} (n={score.questions})</text>')
-        x = float(left)
+        segments, x = [], float(left)
         for category in CATEGORIES:
             count = score.counts[category]
-            if not count:
-                continue
-            w = width * count / score.questions
-            out.append(
-                f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar}" fill="{COLOURS[category]}">'
-                f"<title>{LABELS[category]}: {count}</title></rect>"
-            )
-            if w > 18:
-                out.append(f'<text x="{x + w / 2:.1f}" y="{y + bar * 0.68}" text-anchor="middle" fill="#fff">{count}</text>')
-            x += w
-    for i, category in enumerate(CATEGORIES):
-        x = left + (i % legend_columns) * legend_width
-        y = bars_end + 14 + (i // legend_columns) * 20
-        out.append(f'<rect x="{x}" y="{y}" width="12" height="12" fill="{COLOURS[category]}"/>')
-        out.append(f'<text x="{x + 16}" y="{y + 10}">{LABELS[category]}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+            if count:
+                w = width * count / score.questions
+                segments.append({"x": x, "w": w, "count": count, "colour": COLOURS[category], "label": LABELS[category]})
+                x += w
+        rows.append({"arm": arm, "stratum": stratum, "questions": score.questions, "y": top + row * (bar + gap), "segments": segments})
+    legend = [
+        {"x": left + (i % legend_columns) * legend_width, "y": bars_end + 14 + (i // legend_columns) * 20,
+         "colour": COLOURS[category], "label": LABELS[category]}
+        for i, category in enumerate(CATEGORIES)
+    ]  # fmt: skip
+    height = bars_end + 20 + legend_rows * 20
+    return render("scorecard.svg", left=left, width=width, height=height, bar=bar, rows=rows, legend=legend).rstrip("\n")
+
+
+def scorecard_context(card: Scorecard) -> dict:
+    """What the scorecard's part of a page needs (the scorecard page and the validation report share it)."""
+    rows = [
+        {"arm": arm, "stratum": stratum, "s": s}
+        for arm, score in card.arms.items()
+        for stratum, s in list(score.strata.items()) + [("all", score.total)]
+    ]
+    return {"card": card, "rows": rows, "categories": CATEGORIES, "labels": LABELS, "svg": Markup(render_svg(card))}
 
 
 def render_html(card: Scorecard) -> str:
-    e = html.escape
-    verdict = "passed" if card.gate.passed else "FAILED"
-    rows = []
-    for arm, score in card.arms.items():
-        for stratum, s in list(score.strata.items()) + [("all", score.total)]:
-            low, high = s.correct_interval
-            cells = "".join(f"<td>{s.counts[c]}</td>" for c in CATEGORIES)
-            rows.append(
-                f"<tr><th scope='row'>{e(arm)}</th><td>{e(stratum)}</td><td>{s.questions}</td>{cells}"
-                f"<td>{s.correct}/{s.questions} [{low:.2f}, {high:.2f}]</td></tr>"
-            )
-    failures = [c for c in card.cells if not c.correct]
-    failure_rows = "".join(
-        f"<tr><td>{e(c.arm)}</td><td>{e(c.question_id)}</td><td>{e(c.category)}</td><td>{e('; '.join(c.reasons))}</td></tr>"
-        for c in failures
-    )
-    head = "".join(f"<th scope='col'>{e(LABELS[c])}</th>" for c in CATEGORIES)
-    reasons = (
-        "<p>Why it failed:</p><ul>" + "".join(f"<li>{e(r)}</li>" for r in card.gate.reasons) + "</ul>"
-        if card.gate.reasons
-        else ""
-    )
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>VALID trap-set scorecard</title>
-<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}
-table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:left}}
-.pass{{color:#2e7d32}}.fail{{color:#c62828}}</style></head><body>
-<h1>Trap-set scorecard</h1>
-<p>Trap set <code>{e(card.trapset)}</code>, {card.questions} questions, release <code>{e(card.release or '-')}</code>.</p>
-<h2>Gate: <span class="{'pass' if card.gate.passed else 'fail'}">{verdict}</span></h2>
-<ul><li>wrong-generation answers: {card.gate.wrong_generation}</li>
-<li>citations in scope: {card.gate.citations_in_scope}</li><li>values grounded: {card.gate.values_grounded}</li>
-<li>scoped questions right: {card.gate.scoped_correct}</li></ul>
-{reasons}
-<figure>{render_svg(card)}<figcaption>Outcomes per arm and stratum.</figcaption></figure>
-<table><caption>Outcomes per arm and stratum, with 95% Wilson intervals for the share correct</caption>
-<tr><th scope="col">arm</th><th scope="col">stratum</th><th scope="col">questions</th>{head}<th scope="col">correct</th></tr>
-{''.join(rows)}</table>
-<h2>Cells that are not correct</h2>
-<table><tr><th scope="col">arm</th><th scope="col">question</th><th scope="col">category</th><th scope="col">reasons</th></tr>
-{failure_rows}</table>
-</body></html>
-"""
+    return render("scorecard.html", **scorecard_context(card))
 
 
 def render_markdown(card: Scorecard, command: str, chart_name: str | None = None) -> str:
