@@ -1,9 +1,10 @@
 """`valid log report`: the question log as one self-contained HTML page a docs team reads at a glance.
 
-Charts are inline SVG written here (no script, no third-party code, nothing fetched): questions per
+Charts are inline SVG (no script, no third-party code, nothing fetched): questions per
 day by outcome, cost per day, latency percentiles, questions per generation, feedback by reason,
 the most refused questions with their gap issues, and the answers readers voted down. Every string
-from the log (questions, comments, issue ids) is HTML-escaped. Pure: entries in, a page out.
+from the log (questions, comments, issue ids) is HTML-escaped by the templates (valid/templates:
+dashboard.html and the chart_*.svg it holds; the layout arithmetic is here). Pure: entries in, a page out.
 
 SVG text does not wrap or shrink, so the layout reserves room for it from a conservative estimate
 of its width (`_text_width`): long labels are shortened with an ellipsis (the whole label stays in
@@ -12,10 +13,13 @@ the tooltip) and bars are scaled so the value printed after the longest one stil
 
 from __future__ import annotations
 
-import html
 import math
 from collections import Counter, defaultdict
 from typing import Any, Sequence
+
+from markupsafe import Markup
+
+from valid.templating import render as render_template
 
 OUTCOME_COLOURS = {"answer": "#1a7f37", "ask": "#0b57d0", "refuse": "#b3261e"}
 BAR = "#0b57d0"
@@ -24,10 +28,6 @@ _W, _H, _PAD_L, _PAD_B, _PAD_T = 720, 220, 64, 40, 16
 # average over a label (digits and lower case are 6-7 px; a run of capitals or "m" is wider).
 _CHAR_PX = 7.5
 DOWN_VOTES_SHOWN = 50
-
-
-def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
 
 
 def _text_width(text: str) -> float:
@@ -72,70 +72,61 @@ def _fmt(value: float) -> str:
 
 
 def column_chart(title: str, columns: list[tuple[str, dict[str, float]]], colours: dict[str, str],
-                 money: bool = False) -> str:
+                 money: bool = False) -> Markup:
     """Stacked columns: one per label, one segment per series (in `colours` order), with a legend.
     `money`: the axis reads in dollars."""
     if not columns:
-        return f'<p class="empty">{_e(title)}: no data.</p>'
+        return _chart("chart_empty.html", title=title)
     top = _nice_max(max(sum(v.values()) for _, v in columns))
     plot_w, plot_h = _W - _PAD_L - 8, _H - _PAD_B - _PAD_T
     step = plot_w / len(columns)
     width = max(2.0, min(48.0, step * 0.7))
-    parts = [f'<svg role="img" aria-label="{_e(title)}" viewBox="0 0 {_W} {_H}" width="{_W}" height="{_H}">']
-    for i in range(5):
-        y = _PAD_T + plot_h * i / 4
-        tick = ("$" if money else "") + _fmt(top * (4 - i) / 4)
-        parts.append(f'<line x1="{_PAD_L}" x2="{_W - 8}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
-        parts.append(f'<text x="{_PAD_L - 6}" y="{y + 4:.1f}" class="axis" text-anchor="end">{_e(_fit(tick, _PAD_L - 6))}</text>')
+    ticks = [
+        {"y": _PAD_T + plot_h * i / 4, "text": _fit(("$" if money else "") + _fmt(top * (4 - i) / 4), _PAD_L - 6)}
+        for i in range(5)
+    ]
     # Every n-th label, n chosen so that neighbours never overlap.
     widest = max(_text_width(label) for label, _ in columns) + 8
     every = max(1, math.ceil(widest / step))
+    shown = []
     for i, (label, values) in enumerate(columns):
         x = _PAD_L + step * i + (step - width) / 2
-        y = _PAD_T + plot_h
-        tip = ", ".join(f"{k} {_fmt(v)}" for k, v in values.items() if v)
+        y = float(_PAD_T + plot_h)
+        segments = []
         for series, colour in colours.items():
             value = values.get(series, 0.0)
-            if value <= 0:
-                continue
-            h = plot_h * value / top
-            y -= h
-            parts.append(
-                f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{h:.1f}" fill="{colour}">'
-                f"<title>{_e(label)}: {_e(tip)}</title></rect>"
-            )
-        if i % every == 0:
-            half = _text_width(label) / 2
-            centre = min(max(x + width / 2, half + 1), _W - half - 1)  # the first and last stay inside
-            parts.append(f'<text x="{centre:.1f}" y="{_H - _PAD_B + 16}" class="axis" text-anchor="middle">{_e(label)}</text>')
-    parts.append("</svg>")
-    legend = "".join(
-        f'<span class="key"><span class="swatch" style="background:{c}"></span>{_e(s)}</span>' for s, c in colours.items()
-    ) if len(colours) > 1 else ""
-    return "".join(parts) + (f'<p class="legend">{legend}</p>' if legend else "")
+            if value > 0:
+                h = plot_h * value / top
+                y -= h
+                segments.append({"y": y, "h": h, "colour": colour})
+        half = _text_width(label) / 2
+        centre = min(max(x + width / 2, half + 1), _W - half - 1) if i % every == 0 else None  # the first and last stay inside
+        tip = ", ".join(f"{k} {_fmt(v)}" for k, v in values.items() if v)
+        shown.append({"x": x, "label": label, "tip": tip, "segments": segments, "centre": centre})
+    legend = list(colours.items()) if len(colours) > 1 else []
+    return _chart("chart_columns.svg", title=title, W=_W, H=_H, pad_l=_PAD_L, ticks=ticks, columns=shown, width=width,
+                  label_y=_H - _PAD_B + 16, legend=legend)
 
 
-def bar_list(title: str, rows: list[tuple[str, float, str]]) -> str:
+def bar_list(title: str, rows: list[tuple[str, float, str]]) -> Markup:
     """Horizontal bars: (label, value, shown text), longest first as given. The bars are scaled so
     that the text after the longest one fits; a label too long for its column ends in an ellipsis."""
     if not rows:
-        return f'<p class="empty">{_e(title)}: no data.</p>'
+        return _chart("chart_empty.html", title=title)
     top = max(v for _, v, _ in rows) or 1.0
     row_h, label_w = 26, 200
     bar_w = max(120.0, _W - label_w - 6 - max(_text_width(shown) for _, _, shown in rows) - 4)
-    height = row_h * len(rows) + 8
-    parts = [f'<svg role="img" aria-label="{_e(title)}" viewBox="0 0 {_W} {height}" width="{_W}" height="{height}">']
-    for i, (label, value, shown) in enumerate(rows):
-        y = 4 + i * row_h
-        w = bar_w * value / top
-        parts.append(
-            f'<text x="{label_w - 8}" y="{y + 17}" class="label" text-anchor="end">{_e(_fit(label, label_w - 12))}'
-            f"<title>{_e(label)}</title></text>"
-        )
-        parts.append(f'<rect x="{label_w}" y="{y + 4}" width="{w:.1f}" height="{row_h - 8}" fill="{BAR}"><title>{_e(label)}: {_e(shown)}</title></rect>')
-        parts.append(f'<text x="{label_w + w + 6:.1f}" y="{y + 17}" class="label">{_e(shown)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+    bars = [
+        {"y": 4 + i * row_h, "w": bar_w * value / top, "label": label, "fitted": _fit(label, label_w - 12), "shown": shown}
+        for i, (label, value, shown) in enumerate(rows)
+    ]
+    return _chart("chart_bars.svg", title=title, W=_W, height=row_h * len(rows) + 8, rows=bars, label_w=label_w,
+                  row_h=row_h, colour=BAR)
+
+
+def _chart(template: str, **layout: Any) -> Markup:
+    """A chart's SVG (or its 'no data' line), marked safe to place in the page: the template escaped it."""
+    return Markup(render_template(template, **layout).rstrip("\n"))
 
 
 def summarise(entries: Sequence[dict[str, Any]], top_refused: int = 10) -> dict[str, Any]:
@@ -189,89 +180,48 @@ def summarise(entries: Sequence[dict[str, Any]], top_refused: int = 10) -> dict[
     }
 
 
-_STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;max-width:60rem;margin:0 auto;padding:1rem 1.25rem 3rem;line-height:1.45}
-h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d0d7de;padding-bottom:.25rem}
-.muted,.empty{color:#57606a}.tiles{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}
-.tile{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .9rem;min-width:8rem}.tile b{display:block;font-size:1.35rem}
-svg{max-width:100%;height:auto}.grid{stroke:#eaeef2}.axis,.label{font-size:12px;fill:#57606a}.label{fill:#1f2328}
-.legend{font-size:.85rem}.key{margin-right:1rem}.swatch{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:-1px}
-table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eaeef2;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}code{background:#f6f8fa;padding:0 .25rem;border-radius:4px}
-.tile small{display:block;color:#57606a}td.t{white-space:nowrap}.note{font-size:.85rem;color:#57606a}
-"""
-
-
-def cost_section(s: dict[str, Any]) -> str:
-    """Cost per day; when nothing cost anything, a sentence saying why instead of an empty chart."""
-    if s["questions"] and not s["cost_total"]:
-        why = "offline: no model cost" if s["offline"] else "no model cost in this period"
-        return f'<p class="empty">{why}.</p>'
-    return column_chart("Cost per day (USD)", [(d[5:], {"cost": s["cost_per_day"][d]}) for d in s["days"]],
-                        {"cost": BAR}, money=True)
-
-
-def generations_section(s: dict[str, Any]) -> str:
-    """Questions per generation, with a note when a question counts for several of them."""
+def _sections(s: dict[str, Any]) -> dict[str, Any]:
+    """The charts and notes under the page's headings (the template places them)."""
     total = s["questions"] or 1
-    chart = bar_list(
-        "Questions per generation", [(g, float(n), f"{n} ({100 * n / total:.0f}%)") for g, n in s["per_generation"].items()]
-    )
-    if not s["multi_generation"]:
-        return chart
-    shares = 100 * sum(s["per_generation"].values()) / total
-    return chart + (
-        f'<p class="note">{s["multi_generation"]} of {s["questions"]} questions '
-        f'{"was" if s["multi_generation"] == 1 else "were"} asked for more than one '
-        f"generation; each counts once for every generation it was asked for, so the shares add up to "
-        f"{shares:.0f}%.</p>"
-    )
-
-
-def reasons_section(s: dict[str, Any]) -> str:
     rated = s["feedback"] or 1
-    chart = bar_list(
-        "Feedback by reason", [(r, float(n), f"{n} ({100 * n / rated:.0f}% of rated)") for r, n in s["reasons"].items()]
-    )
-    if sum(s["reasons"].values()) <= s["feedback"]:
-        return chart
-    return chart + '<p class="note">One rating may give several reasons, so the shares add up to more than 100%.</p>'
+    no_cost = ""
+    if s["questions"] and not s["cost_total"]:  # a sentence saying why instead of an empty chart
+        no_cost = "offline: no model cost" if s["offline"] else "no model cost in this period"
+    return {
+        "per_day": column_chart(
+            "Questions per day by outcome",
+            [(d[5:], {k: float(v) for k, v in s["per_day"][d].items()}) for d in s["days"]],
+            OUTCOME_COLOURS,
+        ),
+        "latency": bar_list("Latency percentiles", [(k, v, f"{v:,.0f} ms") for k, v in s["latency_ms"].items()]),
+        "no_cost": no_cost,
+        "cost": "" if no_cost else column_chart(
+            "Cost per day (USD)", [(d[5:], {"cost": s["cost_per_day"][d]}) for d in s["days"]], {"cost": BAR}, money=True
+        ),
+        # A question asked for several generations counts once for each: the note says so.
+        "generations": bar_list(
+            "Questions per generation", [(g, float(n), f"{n} ({100 * n / total:.0f}%)") for g, n in s["per_generation"].items()]
+        ),
+        "multi_generation": s["multi_generation"],
+        "shares": 100 * sum(s["per_generation"].values()) / total,
+        "reasons": bar_list(
+            "Feedback by reason", [(r, float(n), f"{n} ({100 * n / rated:.0f}% of rated)") for r, n in s["reasons"].items()]
+        ),
+        "reasons_note": sum(s["reasons"].values()) > s["feedback"],
+        # The answers readers voted down, newest first: when, the question, its scope, why.
+        "down_voted": s["down_voted"][:DOWN_VOTES_SHOWN],
+        "more_down_voted": len(s["down_voted"]) - DOWN_VOTES_SHOWN,
+    }
 
 
-def down_voted_section(s: dict[str, Any]) -> str:
-    """The answers readers voted down, newest first: when, the question, its scope, why."""
-    voted = s["down_voted"]
-    if not voted:
-        return '<p class="empty">No answer was voted down.</p>'
-    rows = "".join(
-        f"<tr><td class=\"t\">{_e(d['asked_at'][:16].replace('T', ' '))}</td><td>{_e(d['question'])}</td>"
-        f"<td>{_e(', '.join(d['scope']) or '–')}</td><td>{_e(d['outcome'])}</td>"
-        f"<td>{_e(', '.join(d['reasons']) or '(no reason given)')}</td><td>{_e(d['comment'] or '')}</td></tr>"
-        for d in voted[:DOWN_VOTES_SHOWN]
-    )
-    more = len(voted) - DOWN_VOTES_SHOWN
-    tail = f'<p class="note">and {more} more: <code>valid log --feedback down</code> lists them all.</p>' if more > 0 else ""
-    return (
-        "<table><thead><tr><th>Asked (UTC)</th><th>Question</th><th>Generations</th><th>Outcome</th>"
-        f"<th>Reasons</th><th>Comment</th></tr></thead><tbody>{rows}</tbody></table>{tail}"
-    )
-
-
-def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the docs", scope_note: str = "") -> str:
-    s = summarise(entries)
-    per_day = column_chart(
-        "Questions per day by outcome",
-        [(d[5:], {k: float(v) for k, v in s["per_day"][d].items()}) for d in s["days"]],
-        OUTCOME_COLOURS,
-    )
-    latency = bar_list("Latency percentiles", [(k, v, f"{v:,.0f} ms") for k, v in s["latency_ms"].items()])
+def _tiles(s: dict[str, Any]) -> list[tuple[str, str, str]]:
     total = s["questions"] or 1
     rated = s["feedback"] or 1
     answered = sum(v.get("answer", 0) for v in s["per_day"].values())
     refused_n = sum(v.get("refuse", 0) for v in s["per_day"].values())
     up = s["ratings"].get("up", 0)
     offline = s["questions"] and not s["cost_total"] and s["offline"]
-    tiles = [
+    return [
         ("Questions", f"{s['questions']:,}", ""),
         ("Answered", f"{100 * answered / total:.0f}%", ""),
         ("Refused", f"{100 * refused_n / total:.0f}%", ""),
@@ -279,33 +229,12 @@ def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the 
         ("p99 latency", f"{s['latency_ms']['p99']:,.0f} ms" if s["latency_ms"] else "–", ""),
         ("Cost", f"${s['cost_total']:.4f}" if not offline else "$0", "offline: no model cost" if offline else ""),
     ]
-    rows = "".join(
-        f"<tr><td>{_e(r['question'])}</td><td class=\"n\">{r['count']}</td>"
-        f"<td>{' '.join(f'<code>{_e(i)}</code>' for i in r['gap_issues']) or '–'}</td><td>{_e(r['reason'] or '')}</td></tr>"
-        for r in s["top_refused"]
-    )
-    refused_table = (
-        f"<table><thead><tr><th>Question</th><th>Times</th><th>Gap issues</th><th>Why</th></tr></thead><tbody>{rows}</tbody></table>"
-        if rows else '<p class="empty">No question was refused.</p>'
-    )
+
+
+def render(entries: Sequence[dict[str, Any]], *, title: str = "Questions to the docs", scope_note: str = "") -> str:
+    s = summarise(entries)
     span = f"{s['days'][0]} to {s['days'][-1]}" if s["days"] else "no questions"
-    tile_html = "".join(
-        f'<div class="tile">{_e(k)}<b>{_e(v)}</b>' + (f"<small>{_e(note)}</small>" if note else "") + "</div>"
-        for k, v, note in tiles
-    )
-    return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-        f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>"
-        f"<h1>{_e(title)}</h1><p class=\"muted\">{_e(span)}{_e(scope_note)}</p>"
-        f'<div class="tiles">{tile_html}</div>'
-        f"<h2 id=\"per-day\">Questions per day by outcome</h2>{per_day}"
-        f"<h2 id=\"refused\">Most refused questions and their gap issues</h2>{refused_table}"
-        f"<h2 id=\"feedback\">Feedback by reason</h2>{reasons_section(s)}"
-        f"<h2 id=\"down-voted\">Answers voted down</h2>{down_voted_section(s)}"
-        f"<h2 id=\"latency\">Latency percentiles</h2>{latency}"
-        f"<h2 id=\"cost\">Cost per day</h2>{cost_section(s)}"
-        f"<h2 id=\"generations\">Questions per generation</h2>{generations_section(s)}"
-        "</body></html>\n"
+    return render_template(
+        "dashboard.html", title=title, span=span, scope_note=scope_note, tiles=_tiles(s), questions=s["questions"],
+        top_refused=s["top_refused"], **_sections(s),
     )
