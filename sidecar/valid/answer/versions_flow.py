@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Sequence  # the engine is typed Any: naming AnswerEngine here would import decide, which imports this flow
 
 from valid.index.groups import generation_names
 
@@ -48,11 +48,10 @@ from valid.answer.versions import (
     same_answer,
     statement,
 )
+from valid.answer.asked import AskResult, ms
 from valid.answer.versions_catalog import Catalog, Product
 from valid.answer.versions_cues import subject_runs, versions_kind
 
-if TYPE_CHECKING:
-    from valid.answer.decide import AnswerEngine, AskResult
 
 SUBJECT_DEPTH = 8  # BM25 hits per build for the subject of a since / until / same question
 MAX_UNION_DEPTH = 200  # BM25 hits over all the builds' chunks, shared out among the builds
@@ -107,20 +106,18 @@ def read_question(question: str, resolution: ScopeResolution, profiles, catalog:
     return VersionsQuestion(kind, tuple(map(tuple, subject)), tuple(meant)) if ok else None
 
 
-def ask_versions(engine: "AnswerEngine", question: str, resolution: ScopeResolution, asked: VersionsQuestion, started: float, stages: dict) -> "AskResult":
-    from valid.answer.decide import AskResult, _ms
-
+def ask_versions(engine: Any, question: str, resolution: ScopeResolution, asked: VersionsQuestion, started: float, stages: dict) -> "AskResult":
     t = time.perf_counter()
     shown: dict[str, EvidenceChunk] = {}
     answer, choices, refusal = _compute(engine, question, resolution, asked, shown)
-    stages["versions"] = _ms(t)
+    stages["versions"] = ms(t)
     t = time.perf_counter()
     report = _check(answer, shown, engine.owned) if answer is not None else None
-    stages["check"] = _ms(t)
+    stages["check"] = ms(t)
     if report is not None and not report.passed:
         reason = "The answer could not be made to pass its checks: " + "; ".join(f.reason for f in report.failures[:3])
         answer, refusal = None, Refusal(reason=reason, missing="content that states each version's part in its own scope", gap_issue=None)
-    latency = _ms(started)
+    latency = ms(started)
     stages["total"] = latency
     outcome = "versions" if answer is not None else "ask" if choices else "refuse"
     checks = {"passed": report.passed if report else True, "revisions": 0}
@@ -144,7 +141,7 @@ def ask_versions(engine: "AnswerEngine", question: str, resolution: ScopeResolut
         clock = time.perf_counter()
         row = engine._log_row(question, resolution, obj, {}, {}, result, [])
         result.log_id = engine.log.log_question(row)
-        result.stages_ms["log"] = round(_ms(clock), 3)
+        result.stages_ms["log"] = round(ms(clock), 3)
     return result
 
 

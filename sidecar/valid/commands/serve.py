@@ -143,7 +143,6 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
         log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues, published=published,
         wording=wording,
-        log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues,
         log_timeout_s=log_timeout_s, log_spool=log_spool,
     )
     from valid.serve.startup import open_active_or_fail
