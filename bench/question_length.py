@@ -3,13 +3,13 @@
     python3 bench/question_length.py                              # this checkout
     python3 bench/question_length.py --baseline 071df46           # and a revision, side by side
 
-The bundled sample is exported and indexed into a temporary state (bench/ask.py's sample_corpus).
-For each checkout, one child process opens the engine (no question log), asks one short question to
+The bundled sample is exported (bench/ask.py's sample_corpus). For each checkout, one child process
+indexes it into a state of its own (a release format may differ between revisions), opens the engine (no question log), asks one short question to
 load the model, then asks questions of each --lengths size, --repeat times, interleaved by length:
 the median wall time per length. Questions are built from the sample's vocabulary (names, flags,
 a command line, code, several questions in one; tests/test_question_reading_scale.py writes them
-the same way). A checkout whose ask takes longer than --deadline seconds at one length is not asked
-the longer ones (reported as "> deadline").
+the same way). An ask still running after --deadline seconds is stopped; that length and the longer
+ones are reported as "> deadline" for that checkout.
 """
 
 from __future__ import annotations
@@ -29,10 +29,21 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent / "tests"))
 
 CHILD = r'''
-import json, sys, time
+import json, signal, sys, time
 from valid.answer.wiring import make_generator, open_engine
 
-state, lengths, repeat, deadline = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+
+def _late(signum, frame):
+    raise TimeoutError
+
+
+signal.signal(signal.SIGALRM, _late)
+
+from valid.embed import make_embedder
+from valid.index import Store, build_release
+
+export, state, lengths, repeat, deadline = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+build_release(export, make_embedder("offline"), Store(state))  # each checkout reads a release it built itself
 engine = open_engine(state, generator=make_generator("offline"), log=False, gap_issues=False)
 engine.ask("How many chips per host on v5p?", None)
 times = {n: [] for n in lengths}
@@ -41,25 +52,29 @@ for _ in range(repeat):
     for n in list(alive):
         question = long_question(n)
         start = time.perf_counter()
-        engine.ask(question, None)
-        times[n].append(time.perf_counter() - start)
-        if times[n][-1] > deadline:
+        signal.setitimer(signal.ITIMER_REAL, deadline)  # an ask past the deadline is stopped, not waited for
+        try:
+            engine.ask(question, None)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            times[n].append(time.perf_counter() - start)
+        except TimeoutError:
             alive = [m for m in alive if m < n]  # this length and every longer one are asked no more
             break
+        print(n, round(times[n][-1], 2), file=sys.stderr, flush=True)
 print(json.dumps(times))
 '''
 
 
-def measure(sidecar: Path, state: Path, lengths: list[int], repeat: int, deadline: float) -> dict[int, list[float]]:
+def measure(sidecar: Path, export: Path, state: Path, lengths: list[int], repeat: int, deadline: float) -> dict[int, list[float]]:
     from test_question_reading_scale import LONG_QUESTION
 
     env = {**os.environ, "PYTHONPATH": str(sidecar)}
     done = subprocess.run(
-        [sys.executable, "-c", LONG_QUESTION + CHILD, str(state), json.dumps(lengths), str(repeat), str(deadline)],
-        env=env, capture_output=True, text=True,
+        [sys.executable, "-c", LONG_QUESTION + CHILD, str(export), str(state), json.dumps(lengths), str(repeat), str(deadline)],
+        env=env, stdout=subprocess.PIPE, text=True,  # its progress (length, seconds) goes to stderr as it runs
     )
     if done.returncode != 0:
-        raise SystemExit(f"child for {sidecar} failed:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"child for {sidecar} failed (exit {done.returncode})")
     return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
@@ -79,7 +94,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         corpus = sample_corpus(Path(tmp), make_embedder("offline"))
         checkouts = [this_checkout()] + ([baseline_checkout(args.baseline, Path(tmp))] if args.baseline else [])
-        results = {c.name: measure(c.sidecar, corpus.state, lengths, args.repeat, args.deadline) for c in checkouts}
+        export = corpus.state.parent / "chunks.jsonl"
+        results = {
+            c.name: measure(c.sidecar, export, Path(tmp) / f"state-{i}", lengths, args.repeat, args.deadline)
+            for i, c in enumerate(checkouts)
+        }
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
           f"{corpus.chunks} chunks; median of {args.repeat} per length\n")
     print("| characters | " + " | ".join(results) + " |")
@@ -87,7 +106,7 @@ def main() -> None:
     for n in lengths:
         cells = []
         for times in results.values():
-            cells.append(f"{statistics.median(times[n]):.2f} s" if times.get(n) else f"> {args.deadline:.0f} s")
+            cells.append(f"{statistics.median(times[n]):.2f} s" if len(times.get(n, [])) == args.repeat else f"> {args.deadline:.0f} s")
         print(f"| {n:,} | " + " | ".join(cells) + " |")
 
 
