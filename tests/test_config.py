@@ -163,6 +163,23 @@ def test_floors_from_the_file_change_what_is_answered(sample_build, tmp_path, mo
     assert config.tuning_values()["similarity_floor"] == built_in  # a run without the file is built-in again
 
 
+def test_the_choice_floor_from_the_file_changes_the_choices_valid_ask_offers(sample_build, tmp_path, monkeypatch):
+    # A generation whose content misses the answer floors is still offered as a choice when its best
+    # similarity reaches the choice floor: a floor of 1 offers only the generations that answer.
+    question = "how are the chips wired together in a pod, like what kind of torus is it?"
+    monkeypatch.chdir(tmp_path)
+    built_in = json.loads(run("ask", question, "--json", "--no-log", "--state", str(sample_build.state)).output)
+    (tmp_path / "valid.toml").write_text("[tuning]\nchoice_floor = 1.0\n", encoding="utf-8")
+    floored = json.loads(run("ask", question, "--json", "--no-log", "--state", str(sample_build.state)).output)
+    assert config.tuning_values()["choice_floor"] == 1.0
+    assert built_in["outcome"] == floored["outcome"] == "ask"
+    offered = {c["generation"] for c in built_in["choices"]}
+    narrowed = {c["generation"] for c in floored["choices"]}
+    assert narrowed < offered, (offered, narrowed)
+    (tmp_path / "valid.toml").unlink()
+    run("releases", "list", "--state", str(tmp_path / "none"))  # a run without the file restores the built-in floor
+
+
 def test_prices_from_the_file_extend_the_table(tmp_path, monkeypatch):
     from valid.answer import pricing
     from valid.errors import ConfigError

@@ -63,7 +63,8 @@ from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
-from valid.answer.choices import CHOICE_FLOOR, has_own, shared_chunks, shared_only, undominated
+from valid.answer import choices as choosing  # CHOICE_FLOOR read at each ask: [tuning] choice_floor sets it
+from valid.answer.choices import has_own, shared_chunks, shared_only, undominated
 from valid.answer.vocabulary import Vocabulary
 
 MAX_REVISIONS = 2
@@ -597,7 +598,7 @@ class AnswerEngine:
 
     def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
         """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""
-        if (retrievals[profile].best_similarity or 0.0) < CHOICE_FLOOR:
+        if (retrievals[profile].best_similarity or 0.0) < choosing.CHOICE_FLOOR:
             return []
         return self._answerable_in(question, resolution, [profile], pool, retrievals)
 
