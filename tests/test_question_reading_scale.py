@@ -42,7 +42,7 @@ def long_question(n: int) -> str:
 '''
 
 READERS = r'''
-import json, sys, time
+import gc, json, sys, time
 from valid.answer.extract import read_question
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchors, asks, content_words
@@ -82,10 +82,13 @@ times = {}
 for size in (n, 4 * n):
     question = long_question(size)
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):  # the best of five, without the collector's pauses: the reader's own time
+        gc.collect()
+        gc.disable()
         start = time.perf_counter()
         read(question)
         best = min(best, time.perf_counter() - start)
+        gc.enable()
     times[size] = best
 print(json.dumps(times))
 '''
@@ -121,10 +124,10 @@ def run_child(script: str, args: list[str], deadline: float) -> dict:
 
 @pytest.mark.parametrize("reader", ["scope", "anchors", "asks", "read_question"])
 def test_every_reader_of_the_question_takes_at_most_linear_time_in_its_length(sample_build, reader):
-    times = {int(k): v for k, v in run_child(READERS, [str(sample_build.state), sample_build.release_id, reader, "10000"], 180).items()}
-    short, long = times[10_000], times[40_000]
+    times = {int(k): v for k, v in run_child(READERS, [str(sample_build.state), sample_build.release_id, reader, "20000"], 240).items()}
+    short, long = times[20_000], times[80_000]
     # Linear is about 4; quadratic about 16. Eight leaves room for a loaded machine's noise.
-    assert long <= 8 * max(short, 0.005), f"{reader}: {short * 1000:.1f} ms at 10,000 characters, {long * 1000:.1f} ms at 40,000"
+    assert long <= 8 * max(short, 0.005), f"{reader}: {short * 1000:.1f} ms at 20,000 characters, {long * 1000:.1f} ms at 80,000"
 
 
 def test_a_100000_character_question_is_read_and_answered_in_bounded_time(sample_build):
