@@ -31,6 +31,7 @@ from typing import Any, Callable, Collection, Mapping, Protocol, Sequence
 
 from valid.contracts import ProfileInfo
 
+from valid.answer.agree import agree
 from valid.answer.answerable import Answerability, assess
 from valid.answer.asked import AskResult, QueryMemo as _QueryMemo, ms as _ms
 from valid.answer.check import OwnedLookup, check_answer
@@ -68,6 +69,9 @@ from valid.answer.choices import has_own, shared_chunks, shared_only, undominate
 from valid.answer.vocabulary import Vocabulary
 
 MAX_REVISIONS = 2
+# With no build named, each build the reader would be asked to choose is answered in its own scope
+# to see whether they all say the same; past this many builds the drafts cost more than a choice.
+AGREE_MAX_BUILDS = 8
 
 
 class IssueSink(Protocol):
@@ -146,6 +150,7 @@ class AnswerEngine:
         release_id: str | None = None,
         profiles: Sequence[ProfileInfo] | None = None,
         max_revisions: int = MAX_REVISIONS,
+        agree_max_builds: int = AGREE_MAX_BUILDS,
         vocabulary: Vocabulary | None = None,
         published: PublishedPages | None = None,
         wording: WordingSettings | None = None,
@@ -158,6 +163,7 @@ class AnswerEngine:
         self.issues = issues
         self.log = log
         self.max_revisions = max_revisions
+        self.agree_max_builds = agree_max_builds
         self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
         self.published = published  # where the team publishes each build: citations link there
         self.release_id = release_id or _release_id(release)
@@ -369,10 +375,52 @@ class AnswerEngine:
             # The reader named the version; of the products that have it, only one's content
             # answers ("corvane push in 2.0.0": the CLI's, not the agent's). Answered as named.
             run.scope = offered
-        else:
+        elif not self._answered_where_builds_agree(run, pool, offered):
             run.outcome = "ask"
             run.choices = [Choice(generation=p, label=self._labels[p]) for p in offered]
             run.not_used = self.words["not_used_ask"]
+
+    def _answered_where_builds_agree(self, run: _Ask, pool: list[str], offered: list[str]) -> bool:
+        """Answer each offered build in its own scope, as if the reader had picked it; when two or
+        more answer and all say the same (valid.answer.agree), the question is answered once for them,
+        each answer citing and checked against its own build's content, and the builds of the pool
+        without an answer are named in the refusal. False (nothing decided): ask back."""
+        if not 2 <= len(offered) <= self.agree_max_builds:
+            return False
+        tried = {p: self._answer_as_if_named(run, p) for p in offered}
+        run.attempts.update(tried)  # their drafts were made: their cost is logged either way
+        answered = [p for p in offered if tried[p].answered]
+        if not agree([tried[p].answered for p in answered]):
+            return False
+        run.outcome = "answer"
+        run.scope = answered
+        run.answers = [tried[p].answered for p in answered]
+        refused = [tried[p] for p in offered if not tried[p].answered] + [
+            _Attempts(
+                profile=p,
+                refusal=f"nothing in scope for {self._labels[p]} answers the question",
+                missing=f"{self._labels[p]} content that answers: {run.question}",
+            )
+            for p in pool if p not in offered
+        ]
+        if refused:
+            run.refusal, issue = self._refusal(run.question, refused, run.retrievals)
+            run.gap_issues += [issue] if issue else []
+        others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
+        run.not_used = (
+            f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+            if others else ""
+        )
+        return True
+
+    def _answer_as_if_named(self, run: _Ask, profile: str) -> _Attempts:
+        """The answer the reader would get after choosing `profile`: scope resolved with it named."""
+        resolution = self.resolve_scope(run.question, profile, {})
+        own = _Ask(run.question, resolution, run.searched, run.embedder, run.stages, run.progress, [profile])
+        names = self._names(resolution)
+        about = anchors(run.question, names, self.vocabulary.commands)
+        words = question_words(run.question, [*names, *(a.text for a in about)])
+        return self._answer_generation(own, profile, about, words)
 
     # -- one or more generations: answer each in its own scope ----------------------------------
     def _answer_in_scope(self, run: _Ask) -> None:

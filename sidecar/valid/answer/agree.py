@@ -1,0 +1,29 @@
+"""Whether the builds agree: the answers a reader of each build would be told say the same thing.
+
+Agreement is about what the reader is told, not about where it is stored: doc sets that keep one
+copy of a topic per version (no conref, no shared chunk) agree wherever the copies say the same
+words. So two answers agree when their answer line and their steps (the units they quote, in
+order) are the same text once spacing and case are set aside, whatever chunks they cite; each
+answer keeps its own citations, checked in its own build's scope. Pure functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from valid.answer.models import GenerationAnswer
+
+
+def what_is_said(answer: GenerationAnswer) -> tuple[str, ...]:
+    """The answer line and each quoted unit, normalised: what a reader of its build reads."""
+    return (_normal(answer.answer), *(_normal(step.text) for step in answer.steps))
+
+
+def agree(answers: Sequence[GenerationAnswer]) -> bool:
+    """Two or more answers that all say the same thing (one answer agrees with nothing)."""
+    said = {what_is_said(a) for a in answers}
+    return len(answers) >= 2 and len(said) == 1
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).casefold()

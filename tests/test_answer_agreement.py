@@ -1,0 +1,92 @@
+"""One answer when the builds agree (issue 25 item 4): a question naming no build whose in-scope
+answers say the same in every candidate build is answered once for them, each build's answer cited
+from and checked against that build's own content; builds that say different things are asked back.
+A real release (Chroma + FTS5, offline embedder) over the small Cloud TPU-shaped fixture, with
+topics kept as one copy per generation (no conref, no shared chunk)."""
+
+import pytest
+from fixtures.answer.export import NAMES, build_export
+from fixtures.answer.index import build_state, offline_embedder
+
+from valid.answer.agree import agree, what_is_said
+from valid.answer.models import GenerationAnswer, Step
+from valid.answer.wiring import open_engine
+
+DELETE_QR = "To delete a queued resource, run:\n\ngcloud compute tpus queued-resources delete ${QR_ID} --zone=${ZONE}"
+# One copy of the same topic per generation: the same words, three chunk ids, each in one scope.
+COPIES = [
+    (f"{p}/queued-resources.dita#{p}-queued-resources/delete", "Delete a queued resource", "section", [p], DELETE_QR)
+    for p in NAMES
+]
+# One copy per generation that says a different thing in each: the reader has to choose.
+RETENTION = {"v5p": "30 days", "v6e": "14 days", "tpu7x": "7 days"}
+DIFFERING = [
+    (f"{p}/logs.dita#{p}-logs/retention", "Log retention", "section", [p],
+     f"Serial port logs of a TPU VM are kept for {RETENTION[p]} after the VM is deleted.")
+    for p in NAMES
+]
+# Two copies agree and the third build has no such topic.
+PREEMPT = "A preemptible TPU VM can be stopped at any time; to recreate it, delete it and create it again."
+PARTIAL = [
+    (f"{p}/preemptible.dita#{p}-preemptible/recreate", "Preemptible TPU VMs", "section", [p], PREEMPT)
+    for p in ("v5p", "v6e")
+]
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory):
+    return build_state(tmp_path_factory.mktemp("agree"), build_export(extra=[*COPIES, *DIFFERING, *PARTIAL]))
+
+
+@pytest.fixture
+def engine(state, tmp_path):
+    with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
+        yield e
+
+
+def scopes(engine):
+    return {c.id: c.in_scope() for c in engine.release.get_chunks(engine.release.all_chunk_ids())}
+
+
+def test_a_question_naming_no_build_is_answered_once_when_every_build_says_the_same(engine):
+    answer = engine.ask("How do I delete a queued resource?").answer
+    assert answer.outcome == "answer" and answer.choices == []
+    assert answer.scope == NAMES
+    said = {what_is_said(a) for a in answer.answers}
+    assert len(said) == 1 and "queued-resources delete" in answer.answers[0].steps[0].text
+    assert sorted(g for a in answer.answers for g in a.generations) == sorted(NAMES)
+    assert answer.checks["passed"] is True and answer.checks["out_of_scope_values"] == 0
+
+
+def test_one_copy_per_version_agrees_by_text_not_by_chunk(engine):
+    answer = engine.ask("How do I delete a queued resource?").answer
+    assert answer.outcome == "answer" and len(answer.answers) == len(NAMES)  # three copies, three cites
+    # Each build's answer cites that build's own copy: wrong-generation safety per build.
+    for item in answer.answers:
+        assert all(scopes(engine)[s.cite] == item.generations for s in item.steps)
+        assert {s.cite.split("/")[0] for s in item.steps} == set(item.generations)
+
+
+def test_builds_that_say_different_things_are_still_asked_back(engine):
+    answer = engine.ask("How long are serial port logs kept after the VM is deleted?").answer
+    assert answer.outcome == "ask" and answer.answers == []
+    assert [c.generation for c in answer.choices] == NAMES
+
+
+def test_builds_that_have_no_answer_are_named_when_the_others_agree(engine):
+    answer = engine.ask("How do I recreate a preemptible TPU VM that was stopped?").answer
+    assert answer.outcome == "answer"
+    assert sorted(g for a in answer.answers for g in a.generations) == ["v5p", "v6e"]
+    assert answer.refusal is not None and "TPU7x" in answer.refusal.reason
+    assert "preemptible" in answer.answers[0].answer.lower() or "preemptible" in answer.answers[0].steps[0].text.lower()
+
+
+def _said(generation, text, cite):
+    return GenerationAnswer(generation=generation, answer=text, steps=[Step(text=text, cite=cite)])
+
+
+def test_agreement_ignores_spacing_case_and_chunk_but_not_words():
+    a = _said("v5p", "Run  gcloud compute tpus list.", "v5p/a.dita#a/x")
+    b = _said("v6e", "run gcloud compute tpus list.", "v6e/a.dita#a/x")
+    c = _said("tpu7x", "Run gcloud compute tpus describe.", "tpu7x/a.dita#a/x")
+    assert agree([a, b]) and not agree([a, b, c]) and not agree([a])
