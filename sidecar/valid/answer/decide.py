@@ -390,11 +390,14 @@ class AnswerEngine:
         tried = {p: self._answer_as_if_named(run, p) for p in offered}
         run.attempts.update(tried)  # their drafts were made: their cost is logged either way
         answered = [p for p in offered if tried[p].answered]
-        if not agree([tried[p].answered for p in answered]):
+        answers = [tried[p].answered for p in answered]
+        # The same chunks quoted for every build: the shared text the search already judged not to
+        # answer alone (the offered builds have content of their own here); it is not agreement.
+        if not agree(answers) or len({tuple(s.cite for s in a.steps) for a in answers}) == 1:
             return False
         run.outcome = "answer"
         run.scope = answered
-        run.answers = [tried[p].answered for p in answered]
+        run.answers = answers
         refused = [tried[p] for p in offered if not tried[p].answered] + [
             _Attempts(
                 profile=p,

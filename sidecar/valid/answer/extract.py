@@ -628,7 +628,19 @@ def answer_line(unit: Unit, asked: Asked) -> str:
         # would depend on the question's wording.
         return f"Yes. {line}" if asked.asks_status else line
     if asked.kind == "yesno":
-        verdict = "No." if _NEGATION.search(line) else "Yes."
+        verdict = yes_or_no(line, asked.terms)
+        if verdict is None:
+            return line  # the line is quoted, the reader judges: no Yes or No it does not state
         # A table row keeps its own line, so its label stays the label of its value.
         return f"{verdict}\n{line}" if unit.kind == "row" else f"{verdict} {line}"
     return line
+
+
+def yes_or_no(line: str, asked: frozenset[str]) -> str | None:
+    """The Yes or No the line itself states about what is asked, or None when it states neither:
+    No when it negates one of the asked terms; Yes when it says every asked term and negates nothing."""
+    if _denies(line, asked):
+        return "No."
+    if asked and asked <= terms(line) and not _NEGATION.search(line):
+        return "Yes."
+    return None
