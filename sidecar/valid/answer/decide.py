@@ -45,6 +45,7 @@ from valid.answer.fold import fold_answers
 from valid.wording import DocSetFacts, WordingSettings, fill, wording_for
 from valid.answer.generate import Generator
 from valid.questionlog.store import QuestionStore
+from valid.answer.parts import with_parts
 from valid.answer.models import (
     AnswerObject,
     CheckReport,
@@ -468,7 +469,8 @@ class AnswerEngine:
                 refusal=fill(self.words["refused_not_relevant"], name=self._labels[profile]),
                 missing=fill(self.words["missing_answer"], names=self._labels[profile], question=run.question),
             )
-        chunks = self._evidence(retrieval, also=found.extra)
+        # With the parts the export split from them that this build keeps (valid.answer.parts).
+        chunks = with_parts(self.release, self._evidence(retrieval, also=found.extra), profile)
         chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
         return self._loop(
             run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress

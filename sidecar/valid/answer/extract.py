@@ -561,6 +561,7 @@ class OfflineExtractive:
         for i, unit in enumerate(chosen):
             first.setdefault(unit.chunk_id, i)
         chosen.sort(key=lambda u: (first[u.chunk_id], u.position))
+        chosen = with_split_parts(chosen, request.chunks)
         if asked.kind == "procedure" and chosen[0].kind == "step":
             # A procedure starts at its first step, not at the step that shares most words.
             answer = answer_line(chosen[0], asked)
@@ -580,6 +581,36 @@ class OfflineExtractive:
             if unit.text not in taken and (asked.kind not in _PIECE_KINDS or _kind_fits(asked, unit)):
                 return unit
         return None
+
+
+def with_split_parts(chosen: list[Unit], chunks) -> list[Unit]:
+    """Each chosen step followed by the parts the export split from it (the choicetable with its
+    command), and each chosen part preceded by its step: the unit as the writer wrote it, in document
+    order. Parts are whole chunks of the request (in its scope), quoted verbatim."""
+    by_id = {c.id: c for c in chunks}
+    out: list[Unit] = []
+
+    def add(unit: Unit) -> None:
+        if all((u.chunk_id, u.text) != (unit.chunk_id, unit.text) for u in out):
+            out.append(unit)
+
+    for unit in chosen:
+        chunk = by_id.get(unit.chunk_id)
+        parent = by_id.get(chunk.part_of) if chunk is not None and chunk.part_of else None
+        if parent is not None and 0 < chunk.part_step <= len(steps := _steps(parent, unit.chunk_rank)):
+            add(steps[chunk.part_step - 1])
+        add(unit)
+        if chunk is not None and unit.kind in ("step", "item"):
+            number = [u.position for u in _steps(chunk, unit.chunk_rank)].index(unit.position) + 1
+            for part in chunks:
+                if part.part_of == chunk.id and part.part_step == number:
+                    add(Unit(unit.chunk_rank, unit.position, "part", part.text, part.id, code=tuple(part.code), topic=part.title))
+    return out
+
+
+def _steps(chunk: EvidenceChunk, rank: int) -> list[Unit]:
+    """The chunk's steps (ordered or not), in document order: step N of its source is the Nth."""
+    return [u for u in split_units(chunk, rank) if u.kind in ("step", "item")]
 
 
 def _specific(chunk_scope, scope: set[str], profiles) -> bool:

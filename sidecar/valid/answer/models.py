@@ -227,6 +227,12 @@ class EvidenceChunk(_Model):
     code: list[str] = Field(
         default_factory=list, description="The chunk's code phrases and blocks, verbatim (from the export)."
     )
+    part_of: str = Field(
+        default="",
+        description="A part the export split from another chunk (a profiled choicetable inside a step): that "
+        "chunk's id. Empty for a chunk of its own.",
+    )
+    part_step: int = Field(default=0, description="With part_of: the 1-based step it sits in (0: not in a step).")
 
 
 class RetrievalOutcome(_Model):
