@@ -81,8 +81,8 @@ def test_builds_that_have_no_answer_are_named_when_the_others_agree(engine):
     assert "preemptible" in answer.answers[0].answer.lower() or "preemptible" in answer.answers[0].steps[0].text.lower()
 
 
-def _said(generation, text, cite):
-    return GenerationAnswer(generation=generation, answer=text, steps=[Step(text=text, cite=cite)])
+def _said(generation, text, cite, unit=None):
+    return GenerationAnswer(generation=generation, answer=text, steps=[Step(text=unit or text, cite=cite)])
 
 
 def test_agreement_ignores_spacing_case_and_chunk_but_not_words():
@@ -90,3 +90,10 @@ def test_agreement_ignores_spacing_case_and_chunk_but_not_words():
     b = _said("v6e", "run gcloud compute tpus list.", "v6e/a.dita#a/x")
     c = _said("tpu7x", "Run gcloud compute tpus describe.", "tpu7x/a.dita#a/x")
     assert agree([a, b]) and not agree([a, b, c]) and not agree([a])
+
+
+def test_a_value_told_by_the_same_line_agrees_though_one_builds_unit_says_more():
+    line = "The toolkit runs on Java 17 or later."
+    a = _said("windows", line, "install.dita#i/prereq~windows", line + " HTML Help Workshop is also needed.")
+    b = _said("linux", line, "install.dita#i/prereq~linux", line)
+    assert agree([a, b], by_line=True) and not agree([a, b])

@@ -4,7 +4,10 @@ Agreement is about what the reader is told, not about where it is stored: doc se
 copy of a topic per version (no conref, no shared chunk) agree wherever the copies say the same
 words. So two answers agree when their answer line and their steps (the units they quote, in
 order) are the same text once spacing and case are set aside, whatever chunks they cite; each
-answer keeps its own citations, checked in its own build's scope. Pure functions.
+answer keeps its own citations, checked in its own build's scope. For a question answered by one
+line (a count, a value, names: `by_line`), what the reader is told is that line: answers whose line
+is the same agree even where the unit around it says more in one build (each build still shows its
+own unit). Pure functions.
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ def what_is_said(answer: GenerationAnswer) -> tuple[str, ...]:
     return (_normal(answer.answer), *(_normal(step.text) for step in answer.steps))
 
 
-def agree(answers: Sequence[GenerationAnswer]) -> bool:
+def agree(answers: Sequence[GenerationAnswer], by_line: bool = False) -> bool:
     """Two or more answers that all say the same thing (one answer agrees with nothing)."""
-    said = {what_is_said(a) for a in answers}
+    said = {what_is_said(a)[:1] if by_line else what_is_said(a) for a in answers}
     return len(answers) >= 2 and len(said) == 1
 
 

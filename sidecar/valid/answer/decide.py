@@ -40,7 +40,7 @@ from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.versions_catalog import Catalog, build_catalog
 from valid.index.groups import generation_names
 from valid.answer.versions_flow import ask_versions, read_question
-from valid.answer.extract import answering_chunk, states_an_answer
+from valid.answer.extract import PIECE_KINDS, answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
 from valid.wording import DocSetFacts, WordingSettings, fill, wording_for
 from valid.answer.generate import Generator
@@ -60,7 +60,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import acronyms, alternatives, anchors, proper_names, question_words, with_default_said
+from valid.answer.question import acronyms, alternatives, anchors, proper_names, question_kind, question_words, with_default_said
 from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
@@ -392,9 +392,13 @@ class AnswerEngine:
         run.attempts.update(tried)  # their drafts were made: their cost is logged either way
         answered = [p for p in offered if tried[p].answered]
         answers = [tried[p].answered for p in answered]
-        # The same chunks quoted for every build: the shared text the search already judged not to
-        # answer alone (the offered builds have content of their own here); it is not agreement.
-        if not agree(answers) or len({tuple(s.cite for s in a.steps) for a in answers}) == 1:
+        # A count, a value or names is told by its line (valid.answer.agree); a procedure or an
+        # explanation by every unit. For those, the same chunks quoted for every build are the shared
+        # text the search already judged not to answer alone (the builds have content of their own
+        # here): not agreement.
+        by_line = question_kind(with_default_said(run.question)) in PIECE_KINDS
+        same_chunks = len({tuple(s.cite for s in a.steps) for a in answers}) == 1
+        if not agree(answers, by_line) or same_chunks and not by_line:
             return False
         run.outcome = "answer"
         run.scope = answered

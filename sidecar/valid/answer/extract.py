@@ -70,7 +70,8 @@ _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")
 # Question words whose value is a name rather than a number or code.
 _NAMED_VALUE = frozenset(map(stem, "format formats encoding protocol algorithm language".split()))
-_PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
+PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
+_PIECE_KINDS = PIECE_KINDS
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
 _COUNTING_WORD = re.compile(
     r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("one", "hundred")) + r")\s+(?=[A-Za-z])", re.I
