@@ -97,3 +97,10 @@ def test_a_value_told_by_the_same_line_agrees_though_one_builds_unit_says_more()
     a = _said("windows", line, "install.dita#i/prereq~windows", line + " HTML Help Workshop is also needed.")
     b = _said("linux", line, "install.dita#i/prereq~linux", line)
     assert agree([a, b], by_line=True) and not agree([a, b])
+
+
+def test_a_line_that_agrees_beside_units_with_different_values_is_not_agreement():
+    line = "Enable the Cloud TPU API for your project."
+    a = _said("v5p", line, "create.dita#c/steps~v5p", line + "\nSet the software version to v2-alpha-tpuv5.")
+    b = _said("v6e", line, "create.dita#c/steps~v6e", line + "\nSet the software version to v2-alpha-tpuv6e.")
+    assert not agree([a, b], by_line=True)

@@ -7,7 +7,9 @@ order) are the same text once spacing and case are set aside, whatever chunks th
 answer keeps its own citations, checked in its own build's scope. For a question answered by one
 line (a count, a value, names: `by_line`), what the reader is told is that line: answers whose line
 is the same agree even where the unit around it says more in one build (each build still shows its
-own unit). Pure functions.
+own unit), as long as no value differs: every build's units state the same values (the value
+grammar the checks use, valid.tokens), so a line that agrees beside steps that set another build's
+version is not agreement. Pure functions.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from valid.answer.models import GenerationAnswer
+from valid.tokens import scan
 
 
 def what_is_said(answer: GenerationAnswer) -> tuple[str, ...]:
@@ -24,8 +27,13 @@ def what_is_said(answer: GenerationAnswer) -> tuple[str, ...]:
 
 def agree(answers: Sequence[GenerationAnswer], by_line: bool = False) -> bool:
     """Two or more answers that all say the same thing (one answer agrees with nothing)."""
-    said = {what_is_said(a)[:1] if by_line else what_is_said(a) for a in answers}
+    said = {(what_is_said(a)[:1], _values(a)) if by_line else what_is_said(a) for a in answers}
     return len(answers) >= 2 and len(said) == 1
+
+
+def _values(answer: GenerationAnswer) -> frozenset[str]:
+    """Every value the answer states, line and units, in canonical form."""
+    return frozenset(t.value.casefold() for text in (answer.answer, *(s.text for s in answer.steps)) for t in scan(text))
 
 
 def _normal(text: str) -> str:
