@@ -395,10 +395,8 @@ def test_a_value_question_naming_a_flag_answers_with_the_line_that_sets_it(sampl
 
 def test_a_wildcard_version_asks_among_the_releases_under_it(corvane):
     assert choices_asked(corvane, "Will the 2.x agent still read my old YAML configuration file?") == ["agent-2.0.0", "agent-2.1.0"]
-    # Both 1.x releases sign in with the same words (`corvane login`): answered once for exactly them.
     obj = ask(corvane, "In CLI 1.x, how do I sign in?")
-    assert obj.outcome == "answer" and obj.scope == ["cli-1.0.0", "cli-1.1.0"]
-    assert all("corvane login" in " ".join(s.text for s in a.steps) for a in obj.answers)
+    assert [c.generation for c in obj.choices] == ["cli-1.0.0", "cli-1.1.0"]
 
 
 def test_a_program_named_after_its_product_narrows_the_choices_to_that_product(corvane):

@@ -43,7 +43,7 @@ from valid.answer.versions_flow import ask_versions, read_question
 from valid.answer.extract import PIECE_KINDS, answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
 from valid.wording import DocSetFacts, WordingSettings, fill, wording_for
-from valid.answer.generate import Generator
+from valid.answer.generate import Generator, OfflineExtractive
 from valid.questionlog.store import QuestionStore
 from valid.answer.parts import with_parts
 from valid.answer.models import (
@@ -382,28 +382,36 @@ class AnswerEngine:
             run.not_used = self.words["not_used_ask"]
 
     def _answered_where_builds_agree(self, run: _Ask, pool: list[str], offered: list[str]) -> bool:
-        """Answer each offered build in its own scope, as if the reader had picked it; when two or
-        more answer and all say the same (valid.answer.agree), the question is answered once for them,
+        """Select each offered build's answer in its own scope, as if the reader had picked it, with
+        the offline answerer (no model: asking back stays free); when two or more have one and all say
+        the same (valid.answer.agree), the question is answered for them by the engine's generator,
         each answer citing and checked against its own build's content, and the builds of the pool
         without an answer are named in the refusal. False (nothing decided): ask back."""
         if not 2 <= len(offered) <= self.agree_max_builds:
             return False
-        tried = {p: self._answer_as_if_named(run, p) for p in offered}
-        run.attempts.update(tried)  # their drafts were made: their cost is logged either way
-        answered = [p for p in offered if tried[p].answered]
-        answers = [tried[p].answered for p in answered]
+        selected = {p: self._selected_as_if_named(run, p) for p in offered}
+        said = {p: answer for p, (_, answer) in selected.items() if answer is not None}
         # A count, a value or names is told by its line (valid.answer.agree); a procedure or an
         # explanation by every unit. For those, the same chunks quoted for every build are the shared
         # text the search already judged not to answer alone (the builds have content of their own
-        # here): not agreement.
+        # here): not agreement. Nor are variants of one chunk (`<id>~<profiles>`): the export split
+        # that place because it differs by build, and the part quoted is only what they share.
         by_line = question_kind(with_default_said(run.question)) in PIECE_KINDS
-        same_chunks = len({tuple(s.cite for s in a.steps) for a in answers}) == 1
-        if not agree(answers, by_line) or same_chunks and not by_line:
+        same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
+        if not agree(list(said.values()), by_line) or same_chunks and not by_line:
             return False
+        tried = {
+            p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress) if p in said else chunks
+            for p, (chunks, _) in selected.items()
+        }
+        run.attempts.update({p: a for p, a in tried.items() if p in said})
+        answered = [p for p in offered if tried[p].answered]
+        if len(answered) < 2:
+            return False  # the checks refused what the selection agreed on: the reader chooses
         run.outcome = "answer"
         run.scope = answered
-        run.answers = answers
-        refused = [tried[p] for p in offered if not tried[p].answered] + [
+        run.answers = [tried[p].answered for p in answered]
+        refused = [tried[p] for p in offered if p not in answered] + [
             _Attempts(
                 profile=p,
                 refusal=f"nothing in scope for {self._labels[p]} answers the question",
@@ -421,14 +429,26 @@ class AnswerEngine:
         )
         return True
 
-    def _answer_as_if_named(self, run: _Ask, profile: str) -> _Attempts:
-        """The answer the reader would get after choosing `profile`: scope resolved with it named."""
+    def _selected_as_if_named(self, run: _Ask, profile: str) -> tuple[list | _Attempts, GenerationAnswer | None]:
+        """What the reader would get after choosing `profile` (scope resolved with it named): its
+        evidence (or why it has none) and the answer the offline answerer selects from it (or None)."""
         resolution = self.resolve_scope(run.question, profile, {})
         own = _Ask(run.question, resolution, run.searched, run.embedder, run.stages, run.progress, [profile])
         names = self._names(resolution)
         about = anchors(run.question, names, self.vocabulary.commands)
         words = question_words(run.question, [*names, *(a.text for a in about)])
-        return self._answer_generation(own, profile, about, words)
+        chunks = self._in_scope_chunks(own, profile, about, words)
+        if isinstance(chunks, _Attempts):
+            return chunks, None
+        draft = OfflineExtractive().generate(self._request(run.question, profile, chunks))
+        if not draft.steps:
+            return _Attempts(
+                profile=profile,
+                refusal=f"the in-scope content for {self._labels[profile]} does not answer the question",
+                missing=f"{self._labels[profile]} content that answers: {run.question}",
+            ), None
+        steps = [Step(text=s.text, cite=s.cite) for s in draft.steps]
+        return chunks, GenerationAnswer(generation=profile, answer=draft.answer, steps=steps)
 
     # -- one or more generations: answer each in its own scope ----------------------------------
     def _answer_in_scope(self, run: _Ask) -> None:
@@ -454,6 +474,16 @@ class AnswerEngine:
             )
 
     def _answer_generation(self, run: _Ask, profile: str, about, words) -> _Attempts:
+        chunks = self._in_scope_chunks(run, profile, about, words)
+        if isinstance(chunks, _Attempts):
+            return chunks
+        return self._loop(
+            run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress
+        )
+
+    def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:
+        """The chunks one build's answer is written from, aliased; or, when its content cannot
+        answer, the refusal that says why."""
         retrieval = self.retrieve_in_scope(run, profile)
         t = time.perf_counter()
         names = self._names(run.resolution)
@@ -475,10 +505,7 @@ class AnswerEngine:
             )
         # With the parts the export split from them that this build keeps (valid.answer.parts).
         chunks = with_parts(self.release, self._evidence(retrieval, also=found.extra), profile)
-        chunks = [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
-        return self._loop(
-            run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress
-        )
+        return [c.model_copy(update={"alias": f"c{i}"}) for i, c in enumerate(chunks, start=1)]
 
     # -- the answer object ------------------------------------------------------------------------
     def _result(self, run: _Ask, started: float) -> AskResult:
