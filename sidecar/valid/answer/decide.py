@@ -437,9 +437,7 @@ class AnswerEngine:
         names = self._names(resolution)
         about = anchors(run.question, names, self.vocabulary.commands)
         words = question_words(run.question, [*names, *(a.text for a in about)])
-        # The build's own outcome of the routing search (the same scope filter, fusion and floors as
-        # a search of that build alone): a second search per build would triple an ask's latency.
-        chunks = self._in_scope_chunks(own, profile, about, words, run.retrievals.get(profile))
+        chunks = self._in_scope_chunks(own, profile, about, words)
         if isinstance(chunks, _Attempts):
             return chunks, None
         draft = OfflineExtractive().generate(self._request(run.question, profile, chunks))
@@ -483,10 +481,10 @@ class AnswerEngine:
             run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress
         )
 
-    def _in_scope_chunks(self, run: _Ask, profile: str, about, words, retrieval: RetrievalOutcome | None = None) -> list | _Attempts:
+    def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:
         """The chunks one build's answer is written from, aliased; or, when its content cannot
-        answer, the refusal that says why. `retrieval`: that build's search, when already made."""
-        retrieval = retrieval if retrieval is not None else self.retrieve_in_scope(run, profile)
+        answer, the refusal that says why."""
+        retrieval = self.retrieve_in_scope(run, profile)
         t = time.perf_counter()
         names = self._names(run.resolution)
         found = assess(
