@@ -19,6 +19,8 @@ import httpx
 import jsonschema
 import pytest
 from fakes.gemini import FakeGemini
+from prometheus_client import CONTENT_TYPE_LATEST
+from prometheus_client.parser import text_string_to_metric_families
 
 from valid.embed import make_embedder
 from valid.index import Store, build_release
@@ -225,12 +227,39 @@ def test_ask_page_and_its_assets_are_served_with_a_strict_policy(api):
 # -- metrics ------------------------------------------------------------------------------------
 
 
+def metric_samples(text: str) -> list:
+    """Every sample of a /metrics body, read by prometheus_client's own parser."""
+    return [s for family in text_string_to_metric_families(text) for s in family.samples]
+
+
 def metric(text: str, name: str, **labels: str) -> float:
-    want = "{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}" if labels else ""
-    for line in text.splitlines():
-        if line.startswith(name + want + " "):
-            return float(line.rsplit(" ", 1)[1])
-    return 0.0
+    """The value of the one sample with exactly these labels (0 when it has not been counted yet)."""
+    return next((s.value for s in metric_samples(text) if s.name == name and s.labels == labels), 0.0)
+
+
+def documented_metrics() -> set[str]:
+    """The metric names the Metrics table of docs/serve.md lists (its first column)."""
+    section = (REPO / "docs" / "serve.md").read_text(encoding="utf-8").split("\n## Metrics\n", 1)[1].split("\n## ")[0]
+    first_columns = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    return {name for cell in first_columns for name in re.findall(r"`([a-z_]+)(?:\{[a-z_]+\})?`", cell)}
+
+
+def test_the_exposition_parses_and_has_every_metric_the_docs_list(api):
+    ask(api, UNSCOPED)
+    response = api.get("/metrics")
+    assert response.headers["content-type"] == CONTENT_TYPE_LATEST
+    families = list(text_string_to_metric_families(response.text))
+    # The parser drops a counter's _total from its family name; the samples keep it.
+    exposed = {f.name + "_total" if f.type == "counter" else f.name for f in families}
+    documented = documented_metrics()
+    assert len(documented) >= 17, documented  # the table as it stands: a parse that finds fewer is broken
+    assert documented <= exposed, f"documented but not exposed: {sorted(documented - exposed)}"
+    ours = {name for name in exposed if name.startswith("valid_") and not name.endswith("_created")}
+    assert ours <= documented, f"exposed but not documented: {sorted(ours - documented)}"
+    kinds = {f.name: f.type for f in families}
+    assert kinds["valid_stage_duration_seconds"] == kinds["valid_http_request_duration_seconds"] == "histogram"
+    assert kinds["valid_answers"] == kinds["valid_http_requests"] == "counter"
+    assert kinds["valid_release_reloads_total"] == kinds["valid_question_store_up"] == "gauge"
 
 
 def test_metrics_count_requests_outcomes_and_stage_latencies(api):
@@ -238,7 +267,7 @@ def test_metrics_count_requests_outcomes_and_stage_latencies(api):
     ask(api, UNSCOPED)
     ask(api, "x" * 5000)
     response = api.get("/metrics")
-    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert response.headers["content-type"] == CONTENT_TYPE_LATEST
     after = response.text
     assert metric(after, "valid_answers_total", outcome="ask", degraded="false") == (
         metric(before, "valid_answers_total", outcome="ask", degraded="false") + 1
@@ -247,7 +276,9 @@ def test_metrics_count_requests_outcomes_and_stage_latencies(api):
     for stage in ("queue", "answer", "scope", "retrieve", "total"):
         assert metric(after, "valid_stage_duration_seconds_count", stage=stage) >= 1, stage
     assert metric(after, "valid_ready") == 1
-    assert re.search(r'^valid_release_info\{release="[0-9a-f]{64}"\} 1$', after, re.M)
+    releases = [s for s in metric_samples(after) if s.name == "valid_release_info"]
+    assert len(releases) == 1 and re.fullmatch("[0-9a-f]{64}", releases[0].labels["release"])
+    assert releases[0].value == 1
     assert "/x" * 10 not in after, "request data must never become a label"
 
 
@@ -263,12 +294,10 @@ def test_degraded_answers_are_counted_with_their_fallback(sample, tmp_path):
         assert response.status_code == 200
         validate(response.json(), "AnswerObject")
         text = client.get("/metrics").text
-        degraded = sum(
-            float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("valid_answers_total{")
-            and 'degraded="true"' in line
-        )
+        counted = metric_samples(text)
+        degraded = sum(s.value for s in counted if s.name == "valid_answers_total" and s.labels["degraded"] == "true")
         assert degraded == 1
-        labels = re.findall(r'^valid_degraded_total\{reason="([^"]*)"\} 1$', text, re.M)
+        labels = [s.labels["reason"] for s in counted if s.name == "valid_degraded_total" and s.value == 1]
         assert labels and all("(" not in label and "Error" not in label for label in labels), labels
 
 

@@ -1,64 +1,67 @@
-"""The service's Prometheus text output: well-formed, deterministic, bounded labels."""
+"""The service's Prometheus metrics: one registry per app, the dashboards' names and buckets, bounded labels."""
 
 from __future__ import annotations
 
-import re
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
-from valid.serve.metrics import Counter, Histogram, Registry, ServiceMetrics
-
-# One sample line of the text format: name, optional {labels}, value.
-SAMPLE = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? [-+0-9.eInf]+$')
+from valid.serve.metrics import LATENCY_BUCKETS, MAX_DEGRADED_LABELS, ServiceMetrics
 
 
-def parse(text: str) -> dict[str, float]:
-    samples = {}
-    for line in text.splitlines():
-        if line.startswith("#"):
-            assert re.match(r"^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$", line), line
-            continue
-        assert SAMPLE.match(line), f"not a Prometheus sample: {line!r}"
-        name, value = line.rsplit(" ", 1)
-        samples[name] = float(value)
-    return samples
+def samples(metrics: ServiceMetrics) -> dict[tuple[str, frozenset], float]:
+    """Every sample of one exposition, parsed by the library's own parser."""
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(metrics.exposition().decode())
+        for s in family.samples
+    }
 
 
-def test_counter_renders_labels_escaped_and_sorted():
-    registry = Registry()
-    c = registry.add(Counter("x_total", "Things.", ("kind",)))
-    c.inc(kind="b")
-    c.inc(2, kind='a"\\\n')
-    text = registry.render()
-    assert text.splitlines()[2:] == ['x_total{kind="a\\"\\\\\\n"} 2', 'x_total{kind="b"} 1']
-    assert parse(text)['x_total{kind="b"}'] == 1
-
-
-def test_histogram_buckets_are_cumulative_with_sum_and_count():
-    registry = Registry()
-    h = registry.add(Histogram("t_seconds", "Time.", ("stage",), buckets=(0.1, 1.0)))
-    for value in (0.05, 0.5, 5.0):
-        h.observe(value, stage="answer")
-    samples = parse(registry.render())
-    assert samples['t_seconds_bucket{stage="answer",le="0.1"}'] == 1
-    assert samples['t_seconds_bucket{stage="answer",le="1"}'] == 2
-    assert samples['t_seconds_bucket{stage="answer",le="+Inf"}'] == 3
-    assert samples['t_seconds_count{stage="answer"}'] == 3
-    assert samples['t_seconds_sum{stage="answer"}'] == 5.55
-
-
-def test_same_state_renders_byte_identical():
+def test_a_label_value_with_quotes_backslashes_and_newlines_reads_back_unchanged():
     m = ServiceMetrics()
-    m.answers.inc(outcome="answer", degraded="false")
-    m.answers.inc(outcome="refuse", degraded="true")
-    m.stage_seconds.observe(0.2, stage="queue")
-    assert m.render() == m.render()
-    samples = parse(m.render())
-    assert samples['valid_answers_total{outcome="refuse",degraded="true"}'] == 1
+    m.rejected.labels(reason='a"\\\n').inc(2)
+    m.rejected.labels(reason="b").inc()
+    parsed = samples(m)
+    assert parsed[("valid_rejected_total", frozenset({("reason", 'a"\\\n')}))] == 2
+    assert parsed[("valid_rejected_total", frozenset({("reason", "b")}))] == 1
+
+
+def test_latency_histograms_keep_the_dashboards_buckets_cumulative_with_sum_and_count():
+    m = ServiceMetrics()
+    for value in (0.003, 0.2, 40.0):
+        m.stage_seconds.labels(stage="answer").observe(value)
+    parsed = samples(m)
+
+    def bucket(le: str) -> float:
+        return parsed[("valid_stage_duration_seconds_bucket", frozenset({("stage", "answer"), ("le", le)}))]
+
+    bounds = sorted(float(le) for (name, labels), _ in parsed.items()
+                    if name == "valid_stage_duration_seconds_bucket" for key, le in labels if key == "le")
+    assert bounds == [*LATENCY_BUCKETS, float("inf")]
+    assert bucket("0.005") == 1 and bucket("0.25") == 2 and bucket("30.0") == 2 and bucket("+Inf") == 3
+    assert parsed[("valid_stage_duration_seconds_count", frozenset({("stage", "answer")}))] == 3
+    assert parsed[("valid_stage_duration_seconds_sum", frozenset({("stage", "answer")}))] == pytest.approx(40.203)
+
+
+def test_two_apps_in_one_process_count_only_their_own_requests():
+    first, second = ServiceMetrics(), ServiceMetrics()
+    first.requests.labels(route="/v1/ask", method="POST", status="200").inc()
+    key = ("valid_http_requests_total", frozenset({("route", "/v1/ask"), ("method", "POST"), ("status", "200")}))
+    assert samples(first)[key] == 1
+    assert key not in samples(second)
 
 
 def test_wrong_label_names_are_a_bug_not_a_new_series():
-    c = Counter("y_total", "Y.", ("route",))
-    try:
-        c.inc(path="/v1/ask?q=anything")
-    except ValueError:
-        return
-    raise AssertionError("a label the metric does not declare was accepted")
+    with pytest.raises(ValueError):
+        ServiceMetrics().requests.labels(path="/v1/ask?q=anything")
+
+
+def test_degraded_reasons_lose_their_error_text_and_stay_bounded_per_app():
+    m = ServiceMetrics()
+    assert m.degraded_label("tpu7x: vector channel failed (ProgrammingError: no such table); BM25 only") == (
+        "vector channel failed; BM25 only"
+    )
+    bounded = ServiceMetrics()
+    labels = {bounded.degraded_label(f"fallback number {i}") for i in range(MAX_DEGRADED_LABELS + 10)}
+    assert "other" in labels and len(labels) == MAX_DEGRADED_LABELS + 1
+    assert ServiceMetrics().degraded_label("fallback number 99") == "fallback number 99", "another app's own bound"

@@ -91,7 +91,7 @@ def responses(*statuses: int, html: bool = False) -> dict[int | str, dict[str, A
 
 async def _api_error(request: Request, err: ApiError) -> Response:
     if err.code in _LIMIT_CODES:
-        request.app.state.metrics.rejected.inc(reason=err.code)
+        request.app.state.metrics.rejected.labels(reason=err.code).inc()
     return error_response(request_id(request), err.status, err.code, err.message, err.retry_after)
 
 
@@ -101,7 +101,7 @@ async def _store_unavailable(request: Request, err: StoreUnavailable) -> Respons
 
 
 async def _body_too_large(request: Request, err: BodyTooLarge) -> Response:
-    request.app.state.metrics.rejected.inc(reason="body_too_large")
+    request.app.state.metrics.rejected.labels(reason="body_too_large").inc()
     return error_response(request_id(request), 413, "body_too_large", str(err))
 
 

@@ -66,7 +66,7 @@ def _reject_body(metrics: ServiceMetrics):
     """BodyLimit's answer to a body over `limit` bytes: a counted 413 in the one error shape."""
     def reject(limit: int):
         async def respond(scope, receive, send):
-            metrics.rejected.inc(reason="body_too_large")
+            metrics.rejected.labels(reason="body_too_large").inc()
             response = error_response(scope.get("valid.request_id", ""), 413, "body_too_large",
                                       f"request body is larger than {limit} bytes")
             await response(scope, receive, send)
@@ -128,5 +128,5 @@ class Observe:
         template = getattr(route, "path", None) or ("static" if scope["path"].startswith("/static/") else "unmatched")
         if getattr(route, "name", None) == "static":
             template = "/static"
-        self.metrics.requests.inc(route=template, method=scope["method"], status=str(status))
-        self.metrics.request_seconds.observe(seconds, route=template)
+        self.metrics.requests.labels(route=template, method=scope["method"], status=str(status)).inc()
+        self.metrics.request_seconds.labels(route=template).observe(seconds)

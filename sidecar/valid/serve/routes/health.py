@@ -42,9 +42,9 @@ def healthz(request: Request) -> Health:
     "/metrics",
     response_class=Response,
     dependencies=[Depends(admin_only)],
-    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format 0.0.4."},
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format (prometheus_client's exposition)."},
                **responses(401, 403)},
     summary="Metrics: requests, outcomes (degraded included), stage latencies, limits.",
 )
 def metrics_text(request: Request) -> Response:
-    return Response(service_of(request).metrics.render(), media_type=METRICS_CONTENT_TYPE)
+    return Response(service_of(request).metrics.exposition(), media_type=METRICS_CONTENT_TYPE)
