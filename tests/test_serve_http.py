@@ -239,7 +239,8 @@ def metric(text: str, name: str, **labels: str) -> float:
 
 def documented_metrics() -> set[str]:
     """The metric names the Metrics table of docs/serve.md lists (its first column)."""
-    section = (REPO / "docs" / "serve.md").read_text(encoding="utf-8").split("\n## Metrics\n", 1)[1].split("\n## ")[0]
+    page = (REPO / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = page.split("\n## Metrics\n", 1)[1].split("\n## ")[0]
     first_columns = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
     return {name for cell in first_columns for name in re.findall(r"`([a-z_]+)(?:\{[a-z_]+\})?`", cell)}
 
