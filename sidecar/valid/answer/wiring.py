@@ -7,7 +7,7 @@
 
 The engine holds one release for its whole life (every stage of every question uses it), embeds
 questions with the embedder the release was built with, checks answers against the owned-value
-table computed from that release's own chunks, opens gap issues in `<state>/issues` and logs each
+table `valid index` stored with that release, opens gap issues in `<state>/issues` and logs each
 question to `<state>/questions.sqlite` (or both to the PostgreSQL store at `log_url`).
 """
 
@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from valid.contracts import Export
 from valid.errors import ConfigError
 
 from valid.answer.decide import AnswerEngine
 from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
-from valid.answer.vocabulary import read_vocabulary
 from valid.questionlog.store import check_url, open_gap_issues, open_question_store
 
 GENERATORS = ("offline", "gemini")
@@ -52,12 +50,10 @@ def embedder_for(release, embedder=None):
     return embedder
 
 
-def owned_table(release, chunks=None):
-    """The audit's owned-value table, computed from the release's own export (header and chunks)."""
-    from valid.audit.owned import owned_values
-
-    chunks = release.get_chunks(release.all_chunk_ids()) if chunks is None else chunks
-    return owned_values(Export(header=release.header, chunks=chunks))
+def owned_table(release):
+    """The audit's owned-value table of the release's own export, computed by `valid index` and
+    stored with the release (valid.index.derived): never recomputed per process."""
+    return release.derived.to_owned()
 
 
 class OpenEngine(AnswerEngine):
@@ -115,13 +111,12 @@ def open_engine(
             sink = open_gap_issues(log_url, Path(issues_dir) if issues_dir else store.root / "issues")
             closers.append(getattr(sink, "close", lambda: None))
             issues = AppendingIssues(sink)
-        chunks = release.get_chunks(release.all_chunk_ids())
         return OpenEngine(
             release,
             query_embedder,
             generator,
-            owned_table(release, chunks),
-            vocabulary=read_vocabulary(chunks),
+            owned_table(release),
+            vocabulary=release.derived.to_vocabulary(),
             issues=issues,
             log=question_log,
             release_id=release.id,

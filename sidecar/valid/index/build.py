@@ -38,6 +38,7 @@ from valid.index.activation import (
 from valid.index.cache import EmbeddingCache, to_float32
 from valid.export.file import LoadedExport, read_export, sha256_hex
 from valid.index.fsutil import atomic_write, file_lock, fsync_dir
+from valid.index.derived import DERIVED_FILE, derive
 from valid.index.groups import build_groups
 from valid.index.manifest import (
     Identity,
@@ -246,6 +247,12 @@ def _build(
         _verify_fts(staging / "fts.sqlite", export)
         timings["verify"] = time.perf_counter() - mark
 
+        # What every question of this release reads and only its content decides (valid.index.derived).
+        mark = time.perf_counter()
+        derived = derive(export.chunks, export.header).model_dump_json().encode() + b"\n"
+        atomic_write(staging / DERIVED_FILE, derived)
+        timings["derived"] = time.perf_counter() - mark
+
         manifest = Manifest(
             release_id=release_id,
             identity=identity,
@@ -262,6 +269,7 @@ def _build(
                 per_profile={p: sum(1 for c in export.chunks if c.scope[p]) for p in profiles},
                 content_digest=scope_digest((c.id, c.digest, [c.scope[p] for p in profiles]) for c in export.chunks),
                 stored_digest=stored,
+                derived_digest=sha256_hex(derived),
             ),
         )
         atomic_write(staging / "export-header.json", export.header.model_dump_json(indent=2).encode() + b"\n")

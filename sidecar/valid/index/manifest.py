@@ -26,8 +26,9 @@ from valid.errors import ReleaseError
 
 from valid.export.file import LoadedExport, canonical_json, sha256_hex
 
-# Bump whenever what a release stores changes shape (2: boolean scope fields, 8 metadata fields).
-INDEX_SCHEMA_VERSION = "2"
+# Bump whenever what a release stores changes shape (2: boolean scope fields, 8 metadata fields;
+# 3: the release-only data of valid.index.derived stored in derived.json, its digest in the manifest).
+INDEX_SCHEMA_VERSION = "3"
 # How a chunk becomes embedding input. Change the string whenever `embedding_input` changes.
 # v2: variants of one chunk that differ only in their profiles' names share the input of the variant
 # kept by the most profiles (valid.index.variants).
@@ -131,6 +132,10 @@ class Operational(_Frozen):
         default=None,
         description="sha256 over every value of the FTS5 file as built (chunk JSON, searched text, scope; "
         "valid.index.fts.stored_digest): opening the release recomputes it from the file.",
+    )
+    derived_digest: str | None = Field(
+        default=None,
+        description="sha256 of derived.json (vocabulary, owned values, title; valid.index.derived) as built.",
     )
 
 

@@ -23,7 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from valid.contracts import Chunk, ExportHeader
 from valid.errors import ReleaseError, ValidError
-from valid.index import fts, vectors
+from valid.exportfile import sha256_hex
+from valid.index import fts, vectors, verified
+from valid.index.derived import DERIVED_FILE, Derived
 from valid.index.activation import active_release_id, is_registered
 from valid.index.manifest import (
     INDEX_SCHEMA_VERSION,
@@ -64,24 +66,67 @@ class Release:
         self.embedder_id = self.manifest.identity.embedder.id
         self.dimension = self.manifest.identity.embedder.dimension
         self._bm25 = self.manifest.identity.bm25.settings
+        if self.manifest.operational.derived_digest is None:
+            raise ReleaseError(f"release {release_id[:12]} records no derived data (built by an older VALID): rebuild it with `valid index`")
         self._lock = threading.Lock()
         self._db = None
+        self._derived = None
         try:
-            self._open_fts()
-            self._open_vectors()
+            self._open(full=not self._stamped())
         except BaseException:
             self.close()
             raise
 
     # -- opening: every store is checked against the manifest before anything is searched ----
+    def _checked_files(self) -> list[Path] | None:
+        """The files the full check reads (None: a Chroma server, whose files are not here)."""
+        if self.store.chroma_url:
+            return None
+        own = [self.path / name for name in ("release.json", "export-header.json", "fts.sqlite", DERIVED_FILE)]
+        # Chroma rewrites its catalogue file at every client start (a row of its write lock), so
+        # its stat says nothing; it holds each chunk's digest and scope, and every vector hit is
+        # checked against FTS5's scope at every search (_check_in_scope) while the text served
+        # comes from FTS5, which the stamp covers. The vector segments are fingerprinted.
+        chroma = self.store.root / "chroma"
+        return own + [f for f in verified.files_under(chroma) if f.parent != chroma]
+
+    def _stamped(self) -> bool:
+        self._files = self._checked_files()
+        return self._files is not None and verified.is_verified(self.path, self.id, INDEX_SCHEMA_VERSION, self._files)
+
+    def _open(self, full: bool) -> None:
+        """Both stores, checked in full (every chunk's digest and scope) unless the stamp says these
+        very files passed that check; the counts are checked at every opening either way."""
+        stamping = full and self._files is not None
+        before = verified.stamp(self.id, INDEX_SCHEMA_VERSION, self._files) if stamping else None
+        self._open_fts(full)
+        self._open_vectors(full)
+        if stamping:
+            # Chroma persists its vector segment again when it first loads it after a build, so its
+            # files are stamped as the check left them; the release's own files must not have
+            # changed while the check read them, or nothing is stamped.
+            after = verified.stamp(self.id, INDEX_SCHEMA_VERSION, self._files)
+            if verified.same_files_under(before, after, self.path):
+                verified.record(self.path, after)
+
     def _damaged(self, what: str) -> ReleaseError:
         return ReleaseError(f"release {self.id[:12]} is damaged: {what}; rebuild it with `valid index`")
 
-    def _open_fts(self) -> None:
+    def _open_fts(self, full: bool) -> None:
         path = self.path / "fts.sqlite"
         if not path.is_file():
             raise self._damaged(f"{path} is missing")
         op = self.manifest.operational
+        if not full:
+            try:
+                self._db = fts.connect_readonly(path)
+                count = self._db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+            except sqlite3.Error as err:
+                raise self._damaged(f"{path} cannot be read ({err})") from None
+            if count != op.chunks:
+                raise self._damaged(f"FTS5 holds {count} chunks, its manifest {op.chunks}")
+            self._counts = dict(op.per_profile)  # the full check found FTS5's counts equal to these
+            return
         try:
             self._db = fts.connect_readonly(path)
             columns = ", ".join(fts.column(p) for p in self.profiles)
@@ -112,7 +157,7 @@ class Release:
             # digest left as built) would otherwise be served as if it were the release's.
             raise self._damaged("FTS5's stored chunks (text, titles, sources or scope) differ from the chunk digest recorded at build")
 
-    def _open_vectors(self) -> None:
+    def _open_vectors(self, full: bool) -> None:
         op = self.manifest.operational
         try:
             self._collection = vectors.get_collection(self.store.client, op.collection)
@@ -125,6 +170,14 @@ class Release:
                 f"release {self.id[:12]}: collection {op.collection} is missing from Chroma "
                 f"({self.store.describe()}); was it built against another store? Rebuild with `valid index`"
             )
+        if not full:
+            try:
+                count = self._collection.count()
+            except Exception as err:
+                raise self._damaged(f"Chroma ({self.store.describe()}) cannot be read ({type(err).__name__}: {_first_line(err)})") from None
+            if count != op.chunks:
+                raise self._damaged(f"Chroma holds {count} vectors, FTS5 and the manifest {op.chunks} chunks")
+            return
         try:
             count = self._collection.count()
             metadatas = vectors.all_metadata(self._collection)
@@ -145,6 +198,22 @@ class Release:
             raise self._damaged("a Chroma scope field is not a boolean")
         if scope_digest(rows) != op.content_digest:
             raise self._damaged("the scope or digests of Chroma's chunks differ from the manifest's content digest")
+
+    # -- what only the release decides (valid.index.derived), stored at index time --------------
+    @property
+    def derived(self) -> Derived:
+        """The release's vocabulary, owned values and title, read once and checked against the
+        digest its manifest records."""
+        if self._derived is None:
+            path = self.path / DERIVED_FILE
+            try:
+                data = path.read_bytes()
+            except OSError as err:
+                raise self._damaged(f"{path} cannot be read ({err.strerror})") from None
+            if sha256_hex(data) != self.manifest.operational.derived_digest:
+                raise self._damaged(f"{path} differs from the digest recorded at build")
+            self._derived = Derived.model_validate_json(data)
+        return self._derived
 
     # -- comparison groups ----------------------------------------------------------------
     @property

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -25,7 +24,6 @@ from typing import Callable
 from valid.answer.citations import PublishedPages
 from valid.answer.wiring import embedder_for, owned_table
 from valid.questionlog.store import open_gap_issues, open_serving_store
-from valid.answer.vocabulary import read_vocabulary
 from valid.answer import UnknownGenerationError
 from valid.serve.answerer import Answered, Generation, SourceChunk, UnknownGeneration
 from valid.wording import DocSetFacts, WordingSettings
@@ -70,12 +68,10 @@ def _generations(release) -> list[Generation]:
     ]
 
 
-def _docset(release, chunks, generations: list[Generation]) -> DocSetFacts:
-    """The map's title is the first breadcrumb of every chunk (the export's contract); the most
-    common one, should a chunk lack it."""
-    firsts = Counter(c.breadcrumbs[0] for c in chunks if c.breadcrumbs)
+def _docset(release, generations: list[Generation]) -> DocSetFacts:
+    """The map's title, stored with the release (valid.index.derived.map_title)."""
     return DocSetFacts(
-        title=firsts.most_common(1)[0][0] if firsts else "",
+        title=release.derived.title,
         attribute=release.header.attribute,
         names=[list(g.labels) or [g.label] for g in generations],
     )
@@ -91,10 +87,10 @@ class LibraryAnswerer:
         self._settings = settings
         self._state_root = state_root
         self._generations = _generations(release)
-        chunks = release.get_chunks(release.all_chunk_ids())
-        self._owned = owned_table(release, chunks)
-        self._vocabulary = read_vocabulary(chunks)
-        self._docset = _docset(release, chunks, self._generations)
+        # Read from the release as `valid index` stored them: nothing here scans its chunks.
+        self._owned = owned_table(release)
+        self._vocabulary = release.derived.to_vocabulary()
+        self._docset = _docset(release, self._generations)
         # The source's shared log when given (one connection: no two writers wait on each other).
         self._own_log = question_log is None
         self._log = question_log
