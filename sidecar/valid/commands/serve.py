@@ -156,7 +156,35 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
                    "/v1/admin/reload answer 403 (set VALID_ADMIN_TOKEN)", err=True)
     # The edge protocol bounds headers and read times; proxy headers are applied by the app, for
     # --forwarded-allow-ips only, so a client cannot pick the address its rate limit keys on.
-    uvicorn.run(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=5, **uvicorn_options(limits))
+    from valid.serve.startup import banner
+
+    # Bound here, not by uvicorn, so the banner names the real port (also with --port 0).
+    listening = _bind(host, port)
+    click.echo(banner(_url(host, listening.getsockname()[1]), source))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=5,
+                                           **uvicorn_options(limits)))
+    server.run(sockets=[listening])
+
+
+def _bind(host: str, port: int):
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as err:
+        listening.close()
+        from valid.errors import ConfigError
+
+        raise ConfigError(f"cannot listen on {host}:{port} ({err.strerror})") from None
+    listening.set_inheritable(True)
+    return listening
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def _published(template: str | None):

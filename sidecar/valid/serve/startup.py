@@ -26,12 +26,26 @@ def open_active_or_fail(source: ReleaseSource) -> ReleaseSource:
     return _Preopened(source, answerer)
 
 
+def banner(url: str, source: ReleaseSource) -> str:
+    """What a person who starts the service needs to know: where it listens, which release it
+    serves and that release's builds (the release opened at startup; none before `valid index`)."""
+    answerer = getattr(source, "opened", None)
+    if answerer is None:
+        return f"valid serve: {url} serving no release yet: ready once `valid index` activates one"
+    builds = answerer.generations()
+    title = answerer.docset().title
+    names = ", ".join(g.label for g in builds)
+    return (f"valid serve: {url} serving release {answerer.release[:12]}"
+            + (f" ({title})" if title else "") + f", {len(builds)} build{'s' if len(builds) != 1 else ''}: {names}")
+
+
 class _Preopened:
     """A ReleaseSource whose first open of the active release returns the one opened at startup."""
 
     def __init__(self, source: ReleaseSource, answerer: Answerer):
         self._source = source
         self._first: Answerer | None = answerer
+        self.opened = answerer  # what startup opened, for the banner (never answered from here)
 
     def __getattr__(self, name: str):
         # Everything else is the wrapped source's: above all its conversation_log(), without which
