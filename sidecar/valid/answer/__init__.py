@@ -8,30 +8,34 @@
 See docs/answer.md.
 """
 
-from valid.answer.check import check_answer
-from valid.answer.decide import AnswerEngine, AskResult
-from valid.answer.wiring import make_generator, open_engine
-from valid.answer.fusion import rrf
-from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
-from valid.questionlog.sqlite import QuestionLog  # re-exported: the log the engine writes by default
-from valid.answer.models import AnswerObject
-from valid.answer.retrieve import retrieve_in_scope
-from valid.answer.scope import UnknownGenerationError, resolve_scope, validate_generation
+import importlib
 
-__all__ = [
-    "AnswerEngine",
-    "AnswerObject",
-    "AskResult",
-    "GeminiGenerator",
-    "Generator",
-    "OfflineExtractive",
-    "QuestionLog",
-    "UnknownGenerationError",
-    "check_answer",
-    "make_generator",
-    "open_engine",
-    "resolve_scope",
-    "retrieve_in_scope",
-    "rrf",
-    "validate_generation",
-]
+# Loaded on first use (PEP 562): `valid ask --server` and `valid ask --help` read one or two
+# submodules and must not pay for the whole engine.
+_EXPORTS = {
+    "AnswerEngine": "valid.answer.decide",
+    "AskResult": "valid.answer.decide",
+    "AnswerObject": "valid.answer.models",
+    "GeminiGenerator": "valid.answer.generate",
+    "Generator": "valid.answer.generate",
+    "OfflineExtractive": "valid.answer.generate",
+    "QuestionLog": "valid.questionlog.sqlite",  # re-exported: the log the engine writes by default
+    "UnknownGenerationError": "valid.answer.scope",
+    "check_answer": "valid.answer.check",
+    "make_generator": "valid.answer.wiring",
+    "open_engine": "valid.answer.wiring",
+    "resolve_scope": "valid.answer.scope",
+    "retrieve_in_scope": "valid.answer.retrieve",
+    "rrf": "valid.answer.fusion",
+    "validate_generation": "valid.answer.scope",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value

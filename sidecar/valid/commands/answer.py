@@ -7,7 +7,9 @@ import textwrap
 
 import click
 
-from valid.answer.wiring import GENERATORS, make_generator, open_engine
+# valid.answer.wiring.GENERATORS (a test keeps them equal): importing wiring loads the whole engine,
+# which `valid ask --server` and `--help` never use.
+GENERATORS = ("offline", "gemini")
 from valid.answer.compare_render import render_comparison
 from valid.answer.versions_render import render_versions
 from valid.answer.models import AnswerObject
@@ -41,8 +43,12 @@ from valid.answer.question import MAX_QUESTION_CHARS, question_problem
               help="Longest question accepted, in characters: the same bound as `valid serve` ([serve] max_question_chars).")
 @click.option("--version-order", metavar="NAME,NAME,...",
               help="The versions' order, oldest first, where their labels do not give it (valid.toml [versions] order).")
+@click.option("--server", metavar="URL", envvar="VALID_SERVER",
+              help="Ask this running `valid serve` (http://127.0.0.1:8080) instead of opening the release here: "
+              "no start-up cost; the service logs the question with its own settings (state, generator, "
+              "question log). Not with --no-log, --conversation or --model.")
 def ask_command(question, generation, as_json, state, chroma_url, generator, model, log_url, no_log, conversation,
-                noun, max_question_chars, version_order):  # fmt: skip
+                noun, max_question_chars, version_order, server):  # fmt: skip
     """Answer QUESTION from content profiled for the generation it names, or ask, or refuse.
 
     The scope comes from the question's words (names, other names such as Ironwood, machine types)
@@ -55,7 +61,15 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
         raise click.UsageError(problem)
     if conversation is not None and no_log:
         raise click.UsageError("--conversation keeps its turns in the question log; drop --no-log")
+    if server:
+        # --state, --chroma-url and --log-url may come from the environment: the service's own apply.
+        given = [name for name, value in (("--no-log", no_log), ("--conversation", conversation), ("--model", model)) if value]
+        if given:
+            raise click.UsageError(f"--server asks a running service with its own settings; drop {', '.join(given)}")
+        _ask_server(server, question, generation, as_json, noun)
+        return
     options = {"model": model} if (generator == "gemini" and model) else {}
+    from valid.answer.wiring import make_generator, open_engine
     from valid.wording import WordingSettings
 
     engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
@@ -78,6 +92,20 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     else:
         labels = {p.name: (p.labels[0] if p.labels else p.name) for p in engine.profiles}
         click.echo(render(result.answer, labels, engine.words))
+
+
+def _ask_server(url: str, question: str, generation: str | None, as_json: bool, noun: str | None) -> None:
+    """The question asked of a running `valid serve`, printed as the local command prints it."""
+    from valid.client import ask
+
+    served = ask(url, question, generation)
+    if as_json:
+        click.echo(json.dumps(served.answer, indent=1, ensure_ascii=False))
+        return
+    from valid.wording import WordingSettings
+
+    words = {**wording_for(DocSetFacts(), WordingSettings(noun=noun) if noun else None), **served.wording}
+    click.echo(render(AnswerObject.model_validate(served.answer), served.labels, words))
 
 
 def _indent(text: str, prefix: str) -> str:
