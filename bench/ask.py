@@ -57,6 +57,7 @@ SECTIONS = {
     "ask": ("<!-- bench:ask -->", "<!-- /bench:ask -->"),
     "scale": ("<!-- bench:ask-scale -->", "<!-- /bench:ask-scale -->"),
     "versions": ("<!-- bench:ask-versions -->", "<!-- /bench:ask-versions -->"),
+    "cli": ("<!-- bench:ask-cli -->", "<!-- /bench:ask-cli -->"),
 }
 
 
@@ -326,7 +327,6 @@ def lap(name):
     now = time.perf_counter(); laps[name] = (now - t) * 1000; t = now
 import valid.cli, valid.commands.answer, valid.audit.issues, valid.questionlog.sqlite
 from valid.answer.wiring import embedder_for, owned_table
-from valid.answer.vocabulary import read_vocabulary
 import chromadb
 from valid.index import Store, open_active
 lap("imports")
@@ -334,10 +334,9 @@ release = open_active(Store(sys.argv[1]))
 lap("open the release")
 embedder = embedder_for(release); embedder.embed_query("warm up")
 lap("embedding model: load and first query")
-chunks = release.get_chunks(release.all_chunk_ids())
-owned_table(release, chunks)
+owned_table(release)
 lap("owned-value table")
-read_vocabulary(chunks)
+release.derived.to_vocabulary()
 lap("vocabulary")
 print(json.dumps(laps))
 """
@@ -349,6 +348,92 @@ def open_cost(corpus: Corpus, checkout: Checkout) -> dict[str, float]:
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def first_and_second(corpus: Corpus, runs: int, profiles) -> tuple[list[float], list[float]]:
+    """`valid ask` wall ms in a child process: the first call after `valid index` (no verification
+    stamp yet: the release's content is checked in full) and the second (opened by its stamp), `runs`
+    rounds, a scoped and an unscoped question in turn."""
+    checkout = this_checkout()
+    scoped = [q for q in corpus.questions if kind_of(q, profiles) == "scoped"]
+    unscoped = [q for q in corpus.questions if kind_of(q, profiles) == "unscoped"] or scoped
+    first, second = [], []
+    for i in range(runs):
+        for stamp in corpus.state.glob("releases/*/checked.json"):
+            stamp.unlink()
+        for question, out in ((scoped[i % len(scoped)], first), (unscoped[i % len(unscoped)], second)):
+            out.append(timed([sys.executable, "-m", "valid", "ask", question, "--state", str(corpus.state)], checkout))
+    return first, second
+
+
+def through_server(corpus: Corpus, runs: int, profiles) -> tuple[float, list[float], list[float]]:
+    """`valid serve` on the corpus: ms until it answers /healthz; then `valid ask --server URL` wall
+    ms, `runs` rounds of a first (scoped) and a second (unscoped) question."""
+    import urllib.request
+
+    checkout = this_checkout()
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "valid", "serve", "--state", str(corpus.state), "--port", "0", "--no-log"],
+        env=checkout.env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
+        while True:
+            try:
+                with urllib.request.urlopen(url + "healthz", timeout=5) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.05)
+        ready = (time.perf_counter() - started) * 1000
+        scoped = [q for q in corpus.questions if kind_of(q, profiles) == "scoped"]
+        unscoped = [q for q in corpus.questions if kind_of(q, profiles) == "unscoped"] or scoped
+        first, second = [], []
+        for i in range(runs):
+            for question, out in ((scoped[i % len(scoped)], first), (unscoped[i % len(unscoped)], second)):
+                out.append(timed([sys.executable, "-m", "valid", "ask", question, "--server", url], checkout))
+    finally:
+        server.terminate()
+        server.wait(30)
+    return ready, first, second
+
+
+def cli_only(args, corpora: list[Corpus]) -> list[str]:
+    """The --cli report: first and second `valid ask` per corpus, and what a fresh process spends."""
+    load_start = os.getloadavg()[0]
+    rows = []
+    for corpus in corpora:
+        print(f"timing the CLI on {corpus.name} ...", file=sys.stderr)
+        profiles = profiles_of(corpus.state)
+        first, second = first_and_second(corpus, args.cli_runs, profiles)
+        laps = open_cost(corpus, this_checkout())
+        ready, server_first, server_second = through_server(corpus, args.cli_runs, profiles)
+        rows.append(
+            f"| {corpus.name} | {corpus.profiles} | {corpus.chunks:,} | {_cell(first)} | {_cell(second)} | "
+            + " + ".join(f"{name} {ms:.0f}" for name, ms in laps.items()) + f" | {ready:.0f} | {_cell(server_first)} | "
+            f"{_cell(server_second)} |"
+        )
+    return [
+        f"Command: `python3 bench/ask.py --cli --corpus {args.corpus} --cli-runs {args.cli_runs}`; offline embedder and "
+        f"extractive answerer, embedded Chroma; {os.cpu_count()} CPUs, load average {load_start:.1f} at the start and "
+        f"{os.getloadavg()[0]:.1f} at the end (other work on the machine), Python {platform.python_version()}.",
+        "",
+        f"`python3 -m valid ask QUESTION --state STATE` in a child process, {args.cli_runs} rounds: the first call after "
+        "`valid index` (the release's content checked in full, then stamped) with a scoped question, then a second "
+        "call with an unscoped one (opened by its stamp). Wall ms, median (max); then where a fresh process spends "
+        "its time before the first question (ms); then `valid serve` on the same state: ms from its start until "
+        "/healthz answers 200, and `valid ask QUESTION --server URL`, first and second call, wall ms, median (max).",
+        "",
+        "| corpus | profiles | chunks | first call | second call | before the first question | `valid serve` ready | "
+        "`--server`, first | `--server`, second |",
+        "|---|---:|---:|---:|---:|---|---:|---:|---:|",
+        *rows,
+    ]
+
+
+def _cell(walls: list[float]) -> str:
+    return f"{statistics.median(walls):.0f} (max {max(walls):.0f})"
 
 
 # -- report -------------------------------------------------------------------------------------
@@ -449,6 +534,8 @@ def main() -> None:
     parser.add_argument("--versions", action="store_true",
                         help="ask only questions about the versions themselves (list, latest, since, until, what changed, "
                         "the same in every version) on the generated doc set; writes the 'Versions questions' section")
+    parser.add_argument("--cli", action="store_true",
+                        help="only the CLI: first and second `valid ask` per corpus, --cli-runs rounds; writes 'Ask from the CLI'")
     args = parser.parse_args()
     if args.versions and args.corpus != "generated":
         parser.error("--versions asks the generated doc set: add --corpus generated")
@@ -463,6 +550,12 @@ def main() -> None:
         corpora.append(sample_corpus(temp, embedder))
     if args.corpus in ("generated", "both"):
         corpora.append(generated_corpus(args.work, embedder, args.profiles, args.chunks, args.seed, args.versions))
+    if args.cli:
+        report = "\n".join(cli_only(args, corpora))
+        print(report)
+        if not args.no_write:
+            write_section("cli", report)
+        return
     runs = []
     for corpus in corpora:
         print(f"asking {args.questions} questions on {corpus.name} ...", file=sys.stderr)
