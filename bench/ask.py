@@ -38,6 +38,7 @@ import os
 import platform
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -350,20 +351,35 @@ def open_cost(corpus: Corpus, checkout: Checkout) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def first_and_second(corpus: Corpus, runs: int, profiles) -> tuple[list[float], list[float]]:
-    """`valid ask` wall ms in a child process: the first call after `valid index` (no verification
-    stamp yet: the release's content is checked in full) and the second (opened by its stamp), `runs`
-    rounds, a scoped and an unscoped question in turn."""
-    checkout = this_checkout()
+def first_and_second(corpus: Corpus, runs: int, profiles, sides: list[tuple[Checkout, Path]]) -> dict[str, tuple[list, list]]:
+    """`valid ask` wall ms in a child process per (checkout, state): the first call after `valid index`
+    (no verification stamp yet: the release's content is checked in full) and the second (opened by
+    its stamp), `runs` rounds of a scoped then an unscoped question, the checkouts interleaved."""
     scoped = [q for q in corpus.questions if kind_of(q, profiles) == "scoped"]
     unscoped = [q for q in corpus.questions if kind_of(q, profiles) == "unscoped"] or scoped
-    first, second = [], []
+    out: dict[str, tuple[list, list]] = {checkout.name: ([], []) for checkout, _ in sides}
     for i in range(runs):
-        for stamp in corpus.state.glob("releases/*/checked.json"):
-            stamp.unlink()
-        for question, out in ((scoped[i % len(scoped)], first), (unscoped[i % len(unscoped)], second)):
-            out.append(timed([sys.executable, "-m", "valid", "ask", question, "--state", str(corpus.state)], checkout))
-    return first, second
+        for _, state in sides:
+            for stamp in state.glob("releases/*/checked.json"):
+                stamp.unlink()
+        for position, question in enumerate((scoped[i % len(scoped)], unscoped[i % len(unscoped)])):
+            for checkout, state in sides:
+                argv = [sys.executable, "-m", "valid", "ask", question, "--state", str(state)]
+                out[checkout.name][position].append(timed(argv, checkout))
+    return out
+
+
+def baseline_state(corpus: Corpus, checkout: Checkout) -> Path:
+    """The corpus's export indexed by the baseline's own `valid index` (its release format), reusing
+    the embedding cache of this checkout's state."""
+    state = corpus.state.parent / f"state-{checkout.name.replace(' ', '-')}"
+    state.mkdir(parents=True, exist_ok=True)
+    cache = corpus.state / "embeddings.sqlite"
+    if cache.is_file() and not (state / "embeddings.sqlite").exists():
+        shutil.copy(cache, state / "embeddings.sqlite")
+    print(f"indexing {corpus.name} with {checkout.name} ...", file=sys.stderr)
+    timed([sys.executable, "-m", "valid", "index", str(corpus.state.parent / "chunks.jsonl"), "--state", str(state)], checkout)
+    return state
 
 
 def through_server(corpus: Corpus, runs: int, profiles) -> tuple[float, list[float], list[float]]:
@@ -403,31 +419,42 @@ def cli_only(args, corpora: list[Corpus]) -> list[str]:
     """The --cli report: first and second `valid ask` per corpus, and what a fresh process spends."""
     load_start = os.getloadavg()[0]
     rows = []
+    here = this_checkout()
+    baseline = baseline_checkout(args.cli_baseline, Path(tempfile.mkdtemp(prefix="valid-bench-ask-"))) if args.cli_baseline else None
     for corpus in corpora:
-        print(f"timing the CLI on {corpus.name} ...", file=sys.stderr)
         profiles = profiles_of(corpus.state)
-        first, second = first_and_second(corpus, args.cli_runs, profiles)
-        laps = open_cost(corpus, this_checkout())
+        sides = [(here, corpus.state)] + ([(baseline, baseline_state(corpus, baseline))] if baseline else [])
+        print(f"timing the CLI on {corpus.name} ...", file=sys.stderr)
+        walls = first_and_second(corpus, args.cli_runs, profiles, sides)
+        laps = open_cost(corpus, here)
         ready, server_first, server_second = through_server(corpus, args.cli_runs, profiles)
+        first, second = walls[here.name]
         rows.append(
-            f"| {corpus.name} | {corpus.profiles} | {corpus.chunks:,} | {_cell(first)} | {_cell(second)} | "
+            f"| {corpus.name} | {here.name} | {corpus.profiles} | {corpus.chunks:,} | {_cell(first)} | {_cell(second)} | "
             + " + ".join(f"{name} {ms:.0f}" for name, ms in laps.items()) + f" | {ready:.0f} | {_cell(server_first)} | "
             f"{_cell(server_second)} |"
         )
+        if baseline:
+            first, second = walls[baseline.name]
+            rows.append(f"| {corpus.name} | {baseline.name} | {corpus.profiles} | {corpus.chunks:,} | {_cell(first)} | "
+                        f"{_cell(second)} | – | – | – | – |")
     return [
-        f"Command: `python3 bench/ask.py --cli --corpus {args.corpus} --cli-runs {args.cli_runs}`; offline embedder and "
+        f"Command: `python3 bench/ask.py --cli --corpus {args.corpus} --cli-runs {args.cli_runs}"
+        + (f" --cli-baseline {args.cli_baseline}" if args.cli_baseline else "") + "`; offline embedder and "
         f"extractive answerer, embedded Chroma; {os.cpu_count()} CPUs, load average {load_start:.1f} at the start and "
         f"{os.getloadavg()[0]:.1f} at the end (other work on the machine), Python {platform.python_version()}.",
         "",
-        f"`python3 -m valid ask QUESTION --state STATE` in a child process, {args.cli_runs} rounds: the first call after "
+        f"`python3 -m valid ask QUESTION --state STATE` in a child process, {args.cli_runs} rounds"
+        + (f", alternating with the sidecar of {args.cli_baseline} on the same export indexed by its own `valid index`"
+           if args.cli_baseline else "") + ": the first call after "
         "`valid index` (the release's content checked in full, then stamped) with a scoped question, then a second "
         "call with an unscoped one (opened by its stamp). Wall ms, median (max); then where a fresh process spends "
         "its time before the first question (ms); then `valid serve` on the same state: ms from its start until "
         "/healthz answers 200, and `valid ask QUESTION --server URL`, first and second call, wall ms, median (max).",
         "",
-        "| corpus | profiles | chunks | first call | second call | before the first question | `valid serve` ready | "
+        "| corpus | code | profiles | chunks | first call | second call | before the first question | `valid serve` ready | "
         "`--server`, first | `--server`, second |",
-        "|---|---:|---:|---:|---:|---|---:|---:|---:|",
+        "|---|---|---:|---:|---:|---:|---|---:|---:|---:|",
         *rows,
     ]
 
