@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fixtures.tools import require
+from fixtures.browser import headless_chromium, wait_for
 
 from valid.answer.citations import PublishedPages
 from valid.index import Store
@@ -36,9 +36,6 @@ from valid.wording import WordingSettings
 REPO = Path(__file__).resolve().parents[1]
 PRIYA = "I'm on Ironwood. Which --version do I pass when I create the VM?"
 UNSCOPED = "How many chips are in one TPU VM?"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_S = 30
 
 
 
@@ -61,36 +58,8 @@ def server(sample_build, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    require(CHROMIUM, CHROMEDRIVER, install="apt-get install -y chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", "--window-size=1000,1000",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-    ):
-        options.add_argument(flag)
-    # An explicit driver path: selenium-manager is never asked to find (or download) anything.
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT_S)
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
-
-
-def wait_for(driver, condition, message: str):
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    # The page re-renders the result while a question is answered: an element found a moment ago
-    # may be replaced before its text is read, so the condition is simply tried again.
-    ignored = (NoSuchElementException, StaleElementReferenceException)
-    return WebDriverWait(driver, WAIT_S, ignored_exceptions=ignored).until(condition, message)
 
 
 def heading(driver):
@@ -217,13 +186,13 @@ def test_an_answer_about_the_versions_shows_its_kind_the_versions_and_a_citation
 
     open_page(browser, server)
     ask_by_keyboard(browser, "What is the newest generation documented?")
-    assert heading(browser).text == "The latest version"
+    assert heading(browser).text == "The latest generation"  # in the doc set's noun (valid.wording)
     named = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#result ul.versions-named li")]
     assert named == ["TPU7x (Ironwood)"]
     assert browser.find_element(By.CSS_SELECTOR, "#result .versions-evidence .scheme").text == "(subject scheme)"
 
     ask_by_keyboard(browser, "From which generation on does creating capacity need a reservation?")
-    wait_outcome_heading(browser, "Since which version")
+    wait_outcome_heading(browser, "Since which generation")
     pieces = browser.find_elements(By.CSS_SELECTOR, "#result ol.versions-evidence li")
     assert [p.get_attribute("data-generation") for p in pieces] == ["v6e", "tpu7x"]
     for piece in pieces:

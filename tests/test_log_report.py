@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from fixtures.browser import headless_chromium
 from click.testing import CliRunner
-from fixtures.tools import require
 from test_log_cli import ROWS, log_path, question  # noqa: F401 (the fixture)
 
 from valid.questionlog.dashboard import bar_list, percentile, render, summarise
@@ -147,21 +147,8 @@ def test_a_label_too_long_for_its_column_keeps_its_start_and_end_and_shows_whole
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    require("/usr/bin/chromium", "/usr/bin/chromedriver", install="apt-get install -y chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-dev-shm-usage", "--window-size=1000,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 # Every text of every chart whose box leaves the chart's viewBox, as drawn by the browser.

@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fixtures.serve_process import valid_serve
-from fixtures.tools import require
+from fixtures.browser import headless_chromium, wait_for
 
 _spec = importlib.util.spec_from_file_location("dita_ot_jobs", Path(__file__).parent / "fixtures" / "dita-ot" / "jobs.py")
 jobs = importlib.util.module_from_spec(_spec)
@@ -152,33 +152,12 @@ def test_a_valid_html5_build_without_one_profile_or_a_url_fails_in_one_line(dita
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    require(CHROMIUM, CHROMEDRIVER, install="apt-get install -y chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", "--window-size=1000,1100",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT_S)
-    try:
+    with headless_chromium(tmp_path_factory.mktemp("chromium-profile"), window="1000,1100", page_load_s=WAIT_S) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _wait(driver, condition, message: str):
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    ignored = (NoSuchElementException, StaleElementReferenceException)
-    return WebDriverWait(driver, WAIT_S, ignored_exceptions=ignored).until(condition, message)
+    return wait_for(driver, condition, message, WAIT_S)  # DITA-OT's pages load the framed ask page too
 
 
 def _answer_for(service: str, generation: str) -> str:
