@@ -18,7 +18,7 @@ from valid.audit.owned import owned_values
 from valid.cli import main
 from valid.contracts import Chunk, Export
 from valid.errors import ReleaseError
-from valid.exportfile import read_export
+from valid.export.file import read_export
 from valid.index import Store, open_release, vectors
 from valid.index.derived import map_title
 from valid.index.verified import STAMP_FILE

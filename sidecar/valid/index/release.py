@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from valid.contracts import Chunk, ExportHeader
 from valid.errors import ReleaseError, ValidError
-from valid.exportfile import sha256_hex
+from valid.export.file import sha256_hex
 from valid.index import fts, vectors, verified
 from valid.index.derived import DERIVED_FILE, Derived
 from valid.index.activation import active_release_id, is_registered
