@@ -97,3 +97,22 @@ def postgres_url():
 
     with postgres_server() as url:
         yield url
+
+
+# Modules that run whole pipelines, servers, browsers or other processes (each test a few seconds or
+# more). They are left out of the fast loop, `python3 -m pytest -m "not slow"`; the README's Tests
+# section gives both loops' measured time. Single slow tests elsewhere carry @pytest.mark.slow.
+SLOW_MODULES = frozenset({
+    "test_answer_sample", "test_browser_ask_page", "test_corrupt_state", "test_demo_directory",
+    "test_evaluate_sample", "test_export_parallel", "test_gate_before_activation", "test_index_build",
+    "test_index_filter_soundness", "test_index_incremental_property", "test_plugin_dita_ot",
+    "test_plugin_sidecar", "test_progress", "test_question_reading_scale", "test_question_store_outage",
+    "test_scope_property", "test_serve_several_servers", "test_two_attribute_questions",
+    "test_your_doc_set_guide",
+})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
