@@ -1,0 +1,138 @@
+"""Every `[tuning]` key in valid.toml changes what `valid ask` returns (issue 25).
+
+`config.apply()` replaces a module constant by name; a key does nothing when some module copied the
+constant at import instead of reading it at call time (the `choice_floor` bug). Each case below asks
+the bundled Cloud TPU sample one question twice, without and with the key set far from its built-in
+value, and asserts that the part of the answer the constant decides differs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pytest
+from click.testing import CliRunner
+
+from valid import config
+from valid.cli import main
+
+
+@dataclass(frozen=True)
+class Case:
+    question: str
+    value: float
+    changes: str  # "outcome", "choices", "answers" (the texts) or "cites" (the cited chunks, in order)
+    why: str
+    # Keys set in both runs, where the key under test only decides once others are moved out of its way.
+    alongside: dict[str, float] = field(default_factory=dict)
+
+
+CASES = {
+    "similarity_floor": Case(
+        "We run all our training on GKE. What's the gcloud command to add a node pool of v5p chips to an existing cluster?",
+        0.0, "outcome", "refused as irrelevant at the built-in floor; a floor of 0 lets any similarity through",
+    ),
+    "coverage_floor": Case(
+        "How much high-bandwith memory does a v6e chip have?", 1.0, "outcome",
+        "answered on the words it covers; a floor of 1 needs every content word (and the typo misses one)",
+    ),
+    "choice_floor": Case(
+        "how are the chips wired together in a pod, like what kind of torus is it?", 1.0, "choices",
+        "generations that only come near are offered; a floor of 1 offers only those that answer",
+    ),
+    "dominance_coverage": Case(
+        "how are the chips wired together in a pod, like what kind of torus is it?", 0.0, "choices",
+        "a near generation is kept beside one covering more words; a margin of 0 drops it",
+    ),
+    "dominance_similarity": Case(
+        "how are the chips wired together in a pod, like what kind of torus is it?", 0.0, "choices",
+        "no sample question has a relevant generation under the coverage floor, so every generation is made "
+        "relevant and any coverage margin counts: then only the similarity margin keeps the others offered",
+        alongside={"similarity_floor": 0.0, "dominance_coverage": 0.0},
+    ),
+    "dominance_near_gap": Case(
+        "how are the chips wired together in a pod, like what kind of torus is it?", 0.0, "choices",
+        "a near generation is kept unless another is far nearer; a gap of 0 drops every near one",
+    ),
+    "top_k": Case(
+        "What interconnect topology do TPU v6e pods use?", 1, "outcome",
+        "five fused chunks cover the question's words; one chunk alone does not",
+    ),
+    "rrf_k": Case(
+        "How many chips are in one TPU v5p VM?", 1, "cites",
+        "k=1 lets the first rank of one channel outweigh agreement between channels",
+    ),
+    "title_weight": Case(
+        "v5p TPU software version for JAX?", 0.0, "answers",
+        "a unit under a title naming the software version wins only while title words count",
+    ),
+    "specific_value_boost": Case(
+        "For the tpu7x-standard-4t machine type, how many chips are in the VM?", 0.01, "answers",
+        "for a count, content profiled for this generation only wins only while the boost lifts it",
+    ),
+    "kind_fit": Case(
+        "Which TPU software verison do I pass for a Cloud TPU v6e VM?", 0.01, "answers",
+        "a unit that can state a value of the kind asked wins only while fitting the kind counts",
+    ),
+    "compound_part_weight": Case(
+        "Which TPU software verison do I pass for a Cloud TPU v6e VM?", 50.0, "answers",
+        "a command whose tokens only hold the question's words (tpu-vm) loses while parts of compounds weigh less",
+    ),
+    "kind_misfit": Case(
+        "How do I create a TPU v5p VM?", 50.0, "answers",
+        "for a procedure the steps win while a sentence that is no step weighs less; weighing it more picks prose",
+    ),
+    "anchor_fit": Case(
+        "Which --version do I pass for v5p and for v6e VMs?", 0.01, "answers",
+        "the unit holding the flag the question names wins only while anchors count",
+    ),
+    "family_fit": Case(
+        "v5p HBM per chip?", 0.01, "answers",
+        "the unit stating a quantity of the asked unit family (memory) wins only while the family counts",
+    ),
+}
+
+
+def observed(reply: dict, part: str):
+    answers = reply.get("answers") or []
+    if part == "outcome":
+        return reply["outcome"]
+    if part == "choices":
+        return sorted(c["generation"] for c in reply.get("choices") or [])
+    if part == "answers":
+        return [a["answer"] for a in answers]
+    return [[step["cite"] for step in a["steps"]] for a in answers]
+
+
+def ask(question: str, state) -> dict:
+    result = CliRunner().invoke(main, ["ask", question, "--json", "--no-log", "--state", str(state)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@pytest.fixture
+def built_in_tuning_afterwards():
+    yield
+    config.apply(config.Config())  # later tests in this process see the built-in floors and weights
+
+
+@pytest.mark.parametrize("key", sorted(config.TUNING))
+def test_each_tuning_key_from_the_file_changes_what_valid_ask_returns(
+    key, sample_build, tmp_path, monkeypatch, built_in_tuning_afterwards
+):
+    if key not in CASES:
+        pytest.fail(f"[tuning] {key} has no case in CASES")
+    case = CASES[key]
+    monkeypatch.chdir(tmp_path)
+    alongside = "".join(f"{name} = {value}\n" for name, value in case.alongside.items())
+    (tmp_path / "valid.toml").write_text("[tuning]\n" + alongside, encoding="utf-8")
+    untuned = ask(case.question, sample_build.state)
+    (tmp_path / "valid.toml").write_text(f"[tuning]\n{alongside}{key} = {case.value}\n", encoding="utf-8")
+    tuned = ask(case.question, sample_build.state)
+    assert config.tuning_values()[key] == case.value
+    assert observed(tuned, case.changes) != observed(untuned, case.changes), (key, case.why, observed(untuned, case.changes))
+
+
+def test_every_tuning_key_has_a_test():
+    assert set(CASES) == set(config.TUNING), set(config.TUNING) ^ set(CASES)
