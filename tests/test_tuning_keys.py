@@ -8,12 +8,15 @@ value, and asserts that the part of the answer the constant decides differs.
 
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import valid
 from valid import config
 from valid.cli import main
 
@@ -136,3 +139,15 @@ def test_each_tuning_key_from_the_file_changes_what_valid_ask_returns(
 
 def test_every_tuning_key_has_a_test():
     assert set(CASES) == set(config.TUNING), set(config.TUNING) ^ set(CASES)
+
+
+def test_no_module_copies_a_tuned_constant_at_import():
+    """`from valid.answer.choices import CHOICE_FLOOR` binds the built-in value for good: apply() then
+    replaces the module's constant and the importer never sees it (the choice_floor bug)."""
+    tuned = set(config.TUNING.values())
+    copies = []
+    for path in sorted(Path(valid.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                copies += [f"{path.name}:{node.lineno} {a.name}" for a in node.names if (node.module, a.name) in tuned]
+    assert not copies, copies
