@@ -50,8 +50,9 @@ CASES = {
     ),
     "dominance_similarity": Case(
         "how are the chips wired together in a pod, like what kind of torus is it?", 0.0, "choices",
-        "no sample question has a relevant generation under the coverage floor, so every generation is made "
-        "relevant and any coverage margin counts: then only the similarity margin keeps the others offered",
+        "alone it changes no answer to the Cloud TPU trap set's questions (its margin only counts for a "
+        "generation relevant by meaning yet under the coverage floor), so every generation is made relevant "
+        "and any coverage margin counts: then only the similarity margin keeps the others offered",
         alongside={"similarity_floor": 0.0, "dominance_coverage": 0.0},
     ),
     "dominance_near_gap": Case(
