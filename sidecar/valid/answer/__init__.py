@@ -8,7 +8,7 @@
 See docs/answer.md.
 """
 
-import importlib
+from valid.lazy import lazy_attributes
 
 # Loaded on first use (PEP 562): `valid ask --server` and `valid ask --help` read one or two
 # submodules and must not pay for the whole engine.
@@ -33,9 +33,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

@@ -8,7 +8,7 @@
 The rules are written down in docs/audit.md.
 """
 
-import importlib
+from valid.lazy import lazy_attributes
 
 # name -> submodule. Imported on first use, so that what needs one part of the audit (the answer
 # engine opens the gap-issue store) does not load the GitHub client (httpx) with it.
@@ -36,7 +36,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"valid.audit.{_EXPORTS[name]}"), name)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

@@ -10,7 +10,7 @@ SaxonC) -> file (the export file read back and checked) and warnings (export war
 person). See docs/export.md.
 """
 
-import importlib
+from valid.lazy import lazy_attributes
 
 # name -> submodule. Imported on first use, so that what only reads an export (valid ask opens an
 # index, which reads valid.export.file) does not load the pipeline's DITA loader and lxml with it.
@@ -34,7 +34,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"valid.export.{_EXPORTS[name]}"), name)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)
