@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from valid import tokens
+from valid.evaluate.trapset import mentions_any
 
 Grounded = Callable[[str, str], bool]
 
@@ -39,10 +40,6 @@ def side_text(obj: Mapping[str, Any], generation: str) -> str:
     """Everything the comparison shows for one generation (its cells, in row order)."""
     return "\n".join(cell.get("text") or "" for _, _, cell in cells_of(obj) if cell.get("generation") == generation)
 
-
-def _contains(text: str, required) -> bool:
-    options = [required] if isinstance(required, str) else required
-    return any(tokens.mentions(text, option) for option in options)
 
 
 def score_comparison(
@@ -110,7 +107,7 @@ def score_comparison(
             if cell.get("generation") == generation and kind in ("differs", "only", "availability")
         )
         for item in required:
-            if not _contains(text, item):
+            if not mentions_any(text, item):
                 reasons.append(f"{generation}: missing {item!r}")
                 wrong_other = True
     for generation, expected in expect.available.items():

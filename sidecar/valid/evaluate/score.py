@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from valid import tokens
 from valid.evaluate.compare_score import as_answers, score_comparison
-from valid.evaluate.trapset import Required, TrapQuestion
+from valid.evaluate.trapset import TrapQuestion, mentions_any
 from valid.evaluate.versions_score import score_versions, versions_as_answers
 
 Category = Literal["right", "asked", "refused", "wrong_generation", "wrong_other"]
@@ -51,10 +51,6 @@ class Cell(BaseModel):
     answer_text: str = ""
     error: str | None = None
 
-
-def _contains(text: str, required: Required) -> bool:
-    options = [required] if isinstance(required, str) else required
-    return any(tokens.mentions(text, option) for option in options)
 
 
 def grounded(step_text: str, chunk_text: str) -> bool:
@@ -185,7 +181,7 @@ def _answer_category(answers, everything, expect, acceptable, all_in_scope, reas
         chosen = [
             f"answered with {profile}'s value where the reader had to choose"
             for profile, required in expect.values.items()
-            if any(_contains(everything, item) for item in required)
+            if any(mentions_any(everything, item) for item in required)
         ]
         reasons = reasons + chosen
         wrong_generation = wrong_generation or bool(chosen)
@@ -233,7 +229,7 @@ def _missing_values(answers, everything, expect) -> list[str]:
             reasons.append(f"no answer for {profile}")
             continue
         for item in required:
-            if not _contains(text, item):
+            if not mentions_any(text, item):
                 reasons.append(f"{profile}: missing {item!r}")
     return reasons
 

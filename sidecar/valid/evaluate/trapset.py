@@ -21,6 +21,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from valid import tokens
 from valid.errors import ValidError
 
 Outcome = Literal["answer", "ask", "refuse", "compare", "versions"]
@@ -39,6 +40,12 @@ VersionsKind = Literal["list", "count", "latest", "oldest", "exists", "since", "
 # scorecard reports "test".
 Split = Literal["dev", "test"]
 Required = Union[str, list[str]]  # one string, or alternatives of which one must appear
+
+
+def mentions_any(text: str, required: Required) -> bool:
+    """The text mentions the required string, or one of its alternatives (valid.tokens.mentions)."""
+    options = [required] if isinstance(required, str) else required
+    return any(tokens.mentions(text, option) for option in options)
 
 
 class Expectation(BaseModel):

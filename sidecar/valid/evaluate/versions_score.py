@@ -20,14 +20,11 @@ import re
 from typing import Any, Callable, Mapping
 
 from valid import tokens
+from valid.evaluate.trapset import mentions_any
 
 Grounded = Callable[[str, str], bool]
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
-
-def _contains(text: str, required) -> bool:
-    options = [required] if isinstance(required, str) else required
-    return any(tokens.mentions(text, option) for option in options)
 
 
 def _evidence_of(obj: Mapping[str, Any]) -> tuple[str, list[tuple[str | None, str, str | None]], bool | None]:
@@ -94,7 +91,7 @@ def score_versions(
             reasons.append(f"names {sorted(named)}, expected {sorted(expect.versions)}")
     if expect.verdict is not None and verdict is not expect.verdict:
         reasons.append(f"says {verdict}, expected {expect.verdict}")
-    reasons += [f"missing {item!r}" for item in expect.mentions if not _contains(text, item)]
+    reasons += [f"missing {item!r}" for item in expect.mentions if not mentions_any(text, item)]
     reasons += [f"no evidence cited for {profile}" for profile in expect.cited if profile not in cited]
     return ("wrong_other" if reasons else "right"), reasons, counts
 
