@@ -59,6 +59,7 @@ SECTIONS = {
     "scale": ("<!-- bench:ask-scale -->", "<!-- /bench:ask-scale -->"),
     "versions": ("<!-- bench:ask-versions -->", "<!-- /bench:ask-versions -->"),
     "cli": ("<!-- bench:ask-cli -->", "<!-- /bench:ask-cli -->"),
+    "cli-docset": ("<!-- bench:ask-cli-docset -->", "<!-- /bench:ask-cli-docset -->"),
 }
 
 
@@ -115,6 +116,20 @@ def sample_corpus(work: Path, embedder) -> Corpus:
         "sample (Cloud TPU)", state, questions, len(profiles_of(state)), result.report.chunks, note,
         time.perf_counter() - started, result.report.embedding.embedded,
     )
+
+
+def docset_corpus(state: Path, trapset: Path, name: str) -> Corpus:
+    """A doc set already indexed by `valid index` (a real guide: it takes too long to export and
+    index inside a benchmark run); the questions are its trap set's."""
+    from valid.evaluate.trapset import load_trapset
+    from valid.index import Store, open_active
+
+    if not (state / "active").exists() and not any(state.glob("releases/*")):
+        raise SystemExit(f"{state}: no release here; run `valid index EXPORT --state {state}` first")
+    with open_active(Store(state)) as release:
+        profiles, chunks = len(release.header.profiles), release.manifest.operational.chunks
+    questions = [q.question for q in load_trapset(trapset)]
+    return Corpus(name, state, questions, profiles, chunks, f"{name}, indexed beforehand; questions from {trapset.name}")
 
 
 def profiles_of(state: Path) -> list:
@@ -440,7 +455,9 @@ def cli_only(args, corpora: list[Corpus]) -> list[str]:
                         f"{_cell(second)} | – | – | – | – |")
     return [
         f"Command: `python3 bench/ask.py --cli --corpus {args.corpus} --cli-runs {args.cli_runs}"
-        + (f" --cli-baseline {args.cli_baseline}" if args.cli_baseline else "") + "`; offline embedder and "
+        + (f" --cli-baseline {args.cli_baseline}" if args.cli_baseline else "")
+        + (f" --state STATE --trapset {_shown(args.trapset)} --name '{args.name}'" if args.corpus == "state" else "")
+        + "`; offline embedder and "
         f"extractive answerer, embedded Chroma; {os.cpu_count()} CPUs, load average {load_start:.1f} at the start and "
         f"{os.getloadavg()[0]:.1f} at the end (other work on the machine), Python {platform.python_version()}.",
         "",
@@ -457,6 +474,14 @@ def cli_only(args, corpora: list[Corpus]) -> list[str]:
         "|---|---|---:|---:|---:|---:|---|---:|---:|---:|",
         *rows,
     ]
+
+
+def _shown(path: Path) -> str:
+    """A path as the report may show it: relative to the checkout, else its name only."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return path.name
 
 
 def _cell(walls: list[float]) -> str:
@@ -540,9 +565,10 @@ def main() -> None:
         description="Benchmark `valid ask` (offline answerer) in process and from the CLI.",
         epilog="--corpus sample writes the 'Ask' section of docs/benchmarks.md; generated or both write 'Ask at scale'.",
     )
-    parser.add_argument("--corpus", choices=["sample", "generated", "both"], default="sample",
+    parser.add_argument("--corpus", choices=["sample", "generated", "both", "state"], default="sample",
                         help="sample: the bundled Cloud TPU sample; generated: the versioned CLI reference of "
-                        "bench/product_corpus.py; both: side by side in one run (default: sample)")
+                        "bench/product_corpus.py; both: side by side in one run; state: a doc set indexed beforehand "
+                        "(--state, --trapset; only with --cli) (default: sample)")
     parser.add_argument("--profiles", type=int, default=20, help="versions (profiles) of the generated doc set (default 20)")
     parser.add_argument("--chunks", type=int, default=10_000, help="minimum chunks of the generated doc set (default 10000)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the generated doc set and its questions (default 7)")
@@ -561,11 +587,17 @@ def main() -> None:
     parser.add_argument("--versions", action="store_true",
                         help="ask only questions about the versions themselves (list, latest, since, until, what changed, "
                         "the same in every version) on the generated doc set; writes the 'Versions questions' section")
+    parser.add_argument("--state", type=Path, metavar="DIR",
+                        help="with --corpus state: a doc set already indexed here (e.g. a real guide)")
+    parser.add_argument("--trapset", type=Path, metavar="FILE", help="with --corpus state: its questions")
+    parser.add_argument("--name", default="doc set", help="with --corpus state: its name in the report")
     parser.add_argument("--cli", action="store_true",
                         help="only the CLI: first and second `valid ask` per corpus, --cli-runs rounds; writes 'Ask from the CLI'")
     args = parser.parse_args()
     if args.versions and args.corpus != "generated":
         parser.error("--versions asks the generated doc set: add --corpus generated")
+    if args.corpus == "state" and not (args.cli and args.state and args.trapset):
+        parser.error("--corpus state needs --cli, --state DIR and --trapset FILE")
 
     from valid.embed import make_embedder
 
@@ -577,11 +609,13 @@ def main() -> None:
         corpora.append(sample_corpus(temp, embedder))
     if args.corpus in ("generated", "both"):
         corpora.append(generated_corpus(args.work, embedder, args.profiles, args.chunks, args.seed, args.versions))
+    if args.corpus == "state":
+        corpora.append(docset_corpus(args.state, args.trapset, args.name))
     if args.cli:
         report = "\n".join(cli_only(args, corpora))
         print(report)
         if not args.no_write:
-            write_section("cli", report)
+            write_section("cli-docset" if args.corpus == "state" else "cli", report)
         return
     runs = []
     for corpus in corpora:
