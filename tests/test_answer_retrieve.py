@@ -7,7 +7,10 @@ from fixtures.answer.export import NAMES
 from fixtures.answer.index import build_state, offline_embedder
 
 from valid.answer.abbreviations import Abbreviations
-from valid.answer.retrieve import TOP_K, retrieve_in_scope
+from valid.answer.retrieve import retrieve_in_scope
+from valid.answer.tuning import BUILT_IN, Tuning
+
+TOP_K = BUILT_IN.top_k
 from valid.index import Store, open_active
 
 QUESTIONS = [
@@ -35,9 +38,12 @@ def release(tmp_path_factory):
 
 def test_retrieve_has_no_parameter_that_could_carry_a_filter():
     parameters = inspect.signature(retrieve_in_scope).parameters
-    assert list(parameters) == ["release", "embedder", "question", "profile", "abbreviations"]
-    # The one addition is the doc set's abbreviation table: words for the relevance floor, no filter.
+    assert list(parameters) == ["release", "embedder", "question", "profile", "abbreviations", "tuning"]
+    # The additions are the doc set's abbreviation table (words for the relevance floor) and the
+    # engine's floors and weights (numbers only): no filter.
     assert parameters["abbreviations"].annotation in (Abbreviations, "Abbreviations")
+    assert parameters["tuning"].annotation in (Tuning, "Tuning")
+    assert all(field.annotation in (int, float) for field in Tuning.model_fields.values())
 
 
 @pytest.mark.parametrize("profile", NAMES)

@@ -5,7 +5,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from valid.answer.fusion import RRF_K, rrf
+from valid.answer.fusion import rrf
+from valid.answer.tuning import BUILT_IN
 from valid.answer.models import ChannelHit
 
 
@@ -13,7 +14,7 @@ def hits(*ids):
     return [ChannelHit(chunk_id=c, rank=i, score=1.0 / i) for i, c in enumerate(ids, start=1)]
 
 
-def reference(channels, k=RRF_K):
+def reference(channels, k=BUILT_IN.rrf_k):
     """Direct RRF in rational arithmetic: the reference the implementation must agree with."""
     scores = {}
     for ranked in channels.values():

@@ -1,9 +1,11 @@
 """Every `[tuning]` key in valid.toml changes what `valid ask` returns (issue 25).
 
-`config.apply()` replaces a module constant by name; a key does nothing when some module copied the
-constant at import instead of reading it at call time (the `choice_floor` bug). Each case below asks
-the bundled Cloud TPU sample one question twice, without and with the key set far from its built-in
-value, and asserts that the part of the answer the constant decides differs.
+The floors and weights are one `Tuning` object (valid.answer.tuning) that each engine owns: valid.toml's
+`[tuning]` reaches the engines a command opens, which hand it to every stage as an argument. No module
+constant is patched by name (the old way, where a module that copied a constant at import never saw a
+key: the `choice_floor` bug). Each case below asks the bundled Cloud TPU sample one question twice,
+without and with the key set far from its built-in value, and asserts that the part of the answer the
+key decides differs.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from click.testing import CliRunner
 
 import valid
 from valid import config
+from valid.answer.tuning import Tuning
+from valid.answer.wiring import open_engine
 from valid.cli import main
 
 
@@ -115,16 +119,11 @@ def ask(question: str, state) -> dict:
     return json.loads(result.output)
 
 
-@pytest.fixture
-def built_in_tuning_afterwards():
-    yield
-    config.apply(config.Config())  # later tests in this process see the built-in floors and weights
+KEYS = sorted(Tuning.model_fields)
 
 
-@pytest.mark.parametrize("key", sorted(config.TUNING))
-def test_each_tuning_key_from_the_file_changes_what_valid_ask_returns(
-    key, sample_build, tmp_path, monkeypatch, built_in_tuning_afterwards
-):
+@pytest.mark.parametrize("key", KEYS)
+def test_each_tuning_key_from_the_file_changes_what_valid_ask_returns(key, sample_build, tmp_path, monkeypatch):
     if key not in CASES:
         pytest.fail(f"[tuning] {key} has no case in CASES")
     case = CASES[key]
@@ -134,21 +133,60 @@ def test_each_tuning_key_from_the_file_changes_what_valid_ask_returns(
     untuned = ask(case.question, sample_build.state)
     (tmp_path / "valid.toml").write_text(f"[tuning]\n{alongside}{key} = {case.value}\n", encoding="utf-8")
     tuned = ask(case.question, sample_build.state)
-    assert config.tuning_values()[key] == case.value
+    assert config.load(start=tmp_path).tuning.values()[key] == case.value
     assert observed(tuned, case.changes) != observed(untuned, case.changes), (key, case.why, observed(untuned, case.changes))
 
 
 def test_every_tuning_key_has_a_test():
-    assert set(CASES) == set(config.TUNING), set(config.TUNING) ^ set(CASES)
+    assert set(CASES) == set(Tuning.model_fields), set(Tuning.model_fields) ^ set(CASES)
 
 
-def test_no_module_copies_a_tuned_constant_at_import():
-    """`from valid.answer.choices import CHOICE_FLOOR` binds the built-in value for good: apply() then
-    replaces the module's constant and the importer never sees it (the choice_floor bug)."""
-    tuned = set(config.TUNING.values())
-    copies = []
+def test_two_engines_with_different_tuning_in_one_process_answer_differently(sample_build):
+    # One content word ("weekday") is in no chunk: coverage stays under 1, so floors of 1 refuse it.
+    question = "How many chips does a TPU v5p VM have on a weekday?"
+    strict = Tuning(similarity_floor=1.0, coverage_floor=1.0)
+    with open_engine(sample_build.state, log=False, gap_issues=False) as built_in, \
+            open_engine(sample_build.state, log=False, gap_issues=False, tuning=strict) as floored:
+        assert floored.tuning_values()["similarity_floor"] == 1.0
+        assert built_in.tuning_values() == Tuning().values()
+        first = built_in.ask(question).answer.outcome
+        refused = floored.ask(question).answer.outcome
+        again = built_in.ask(question).answer.outcome  # the other engine's tuning did not leak into this one
+    assert (first, refused, again) == ("answer", "refuse", "answer")
+
+
+def _module_names(tree: ast.AST) -> set[str]:
+    """Names a file binds to modules: `import x.y as z`, `from x import y` (y may be a module) and
+    `m = importlib.import_module(...)`."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and "import_module" in ast.unparse(node.value.func):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def test_no_module_global_is_patched_and_no_module_keeps_a_tuned_constant():
+    """Tuning lives in one object the engine owns: no module defines a constant for a [tuning] key
+    (CHOICE_FLOOR, ...), and no module sets an attribute of another module (setattr on a module is
+    how the old apply() tuned, and a module that copied the constant never saw it)."""
+    constants = {key.upper() for key in Tuning.model_fields}
+    found = []
     for path in sorted(Path(valid.__file__).parent.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                copies += [f"{path.name}:{node.lineno} {a.name}" for a in node.names if (node.module, a.name) in tuned]
-    assert not copies, copies
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = _module_names(tree)
+        for node in tree.body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found += [f"{path.name}:{node.lineno} {t.id}" for t in targets if isinstance(t, ast.Name) and t.id in constants]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" and node.args:
+                target = node.args[0]
+                if (isinstance(target, ast.Name) and target.id in modules) or (
+                    isinstance(target, ast.Call) and "import_module" in ast.unparse(target.func)
+                ):
+                    found.append(f"{path.name}:{node.lineno} setattr({ast.unparse(target)}, ...)")
+    assert not found, found

@@ -73,4 +73,5 @@ def main(ctx: click.Context, config_path: str | None) -> None:
 
     settings = config.load(config_path)
     ctx.default_map = config.default_map(settings)
+    ctx.meta[config.CONTEXT_KEY] = settings  # [tuning]: given to the engines the command opens
     config.apply(settings)

@@ -7,8 +7,9 @@ directory and then in each parent directory. Every command reads it; what it giv
 
 Flags and environment variables reach click's options as usual; valid.toml reaches them through
 click's `default_map` (`default_map()` below), which click consults only when neither was given.
-The parts no flag sets (the tuning of floors and weights, the price table) are applied once, by
-`apply()`, before the command runs. Relative paths in the file are relative to the file's directory,
+The price table, which no flag sets, is applied once by `apply()` before the command runs; the
+tuning of floors and weights (`[tuning]`) is handed to each engine a command opens, which owns it
+(valid.answer.tuning). Relative paths in the file are relative to the file's directory,
 so the same file works from any working directory below it.
 
 The file format is documented in docs/configuration.md; `valid init` writes a commented one.
@@ -16,7 +17,6 @@ The file format is documented in docs/configuration.md; `valid init` writes a co
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import tomllib
@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from valid.answer.tuning import Tuning
 from valid.errors import ConfigError
 
 FILE_NAME = "valid.toml"
@@ -117,45 +118,6 @@ class Price(_Section):
     output_per_million: float = Field(ge=0)
 
 
-# Tuning key -> (module, constant). The floors and weights stay module constants (their defaults and
-# the reasons for them are documented beside them); valid.toml replaces them for the whole process.
-TUNING = {
-    "similarity_floor": ("valid.answer.retrieve", "SIMILARITY_FLOOR"),
-    "coverage_floor": ("valid.answer.retrieve", "COVERAGE_FLOOR"),
-    "choice_floor": ("valid.answer.choices", "CHOICE_FLOOR"),
-    "dominance_coverage": ("valid.answer.choices", "DOMINANCE_COVERAGE"),
-    "dominance_similarity": ("valid.answer.choices", "DOMINANCE_SIMILARITY"),
-    "dominance_near_gap": ("valid.answer.choices", "DOMINANCE_NEAR_GAP"),
-    "top_k": ("valid.answer.retrieve", "TOP_K"),
-    "rrf_k": ("valid.answer.retrieve", "RRF_K"),
-    "title_weight": ("valid.answer.extract", "TITLE_WEIGHT"),
-    "kind_fit": ("valid.answer.extract", "KIND_FIT"),
-    "kind_misfit": ("valid.answer.extract", "KIND_MISFIT"),
-    "anchor_fit": ("valid.answer.extract", "ANCHOR_FIT"),
-    "family_fit": ("valid.answer.extract", "FAMILY_FIT"),
-    "specific_value_boost": ("valid.answer.extract", "SPECIFIC_VALUE_BOOST"),
-    "compound_part_weight": ("valid.answer.text", "COMPOUND_PART_WEIGHT"),
-}
-
-
-class TuningConfig(_Section):
-    similarity_floor: float | None = Field(default=None, ge=0, le=1)
-    coverage_floor: float | None = Field(default=None, ge=0, le=1)
-    choice_floor: float | None = Field(default=None, ge=0, le=1)
-    dominance_coverage: float | None = Field(default=None, ge=0, le=1)
-    dominance_similarity: float | None = Field(default=None, ge=0, le=1)
-    dominance_near_gap: float | None = Field(default=None, ge=0, le=1)
-    top_k: int | None = Field(default=None, ge=1)
-    rrf_k: int | None = Field(default=None, ge=1)
-    title_weight: float | None = Field(default=None, ge=0)
-    kind_fit: float | None = Field(default=None, ge=0)
-    kind_misfit: float | None = Field(default=None, ge=0)
-    anchor_fit: float | None = Field(default=None, ge=0)
-    family_fit: float | None = Field(default=None, ge=0)
-    specific_value_boost: float | None = Field(default=None, ge=0)
-    compound_part_weight: float | None = Field(default=None, ge=0)
-
-
 class Config(_Section):
     """The whole file. `path` is where it was read from (None: no file, all defaults)."""
 
@@ -167,7 +129,8 @@ class Config(_Section):
     evaluate: EvaluateConfig = EvaluateConfig()
     serve: ServeSection = ServeSection()
     versions: VersionsSection = VersionsSection()
-    tuning: TuningConfig = TuningConfig()
+    # The floors and weights of the engines a command opens (valid.answer.tuning; every key optional).
+    tuning: Tuning = Tuning()
     prices: dict[str, Price] = Field(default_factory=dict)
 
     def resolve(self, value: str | None) -> str | None:
@@ -267,27 +230,29 @@ def default_map(config: Config) -> dict[str, Any]:
 
 
 def apply(config: Config) -> None:
-    """Apply what no flag sets: the tuning (floors and weights) and the price table.
+    """Apply what no flag sets and no engine owns: the price table (valid.answer.pricing).
 
-    Process-wide on purpose: a process answers for one doc set. Only the modules the file tunes are
-    imported, so a command that answers nothing pays nothing for a [tuning] it does not use."""
+    The tuning is not applied here: each engine is given it (`open_engine(..., tuning=config.tuning)`)."""
     if config.prices or "valid.answer.pricing" in sys.modules:
         from valid.answer import pricing
 
         pricing.configure({name: price.model_dump() for name, price in config.prices.items()})
-    for key, value in config.tuning.model_dump().items():
-        module, constant = TUNING[key]
-        if value is None and (module, constant) not in _BUILT_IN:
-            continue  # never tuned in this process: nothing to import or restore
-        owner = importlib.import_module(module)
-        _BUILT_IN.setdefault((module, constant), getattr(owner, constant))
-        setattr(owner, constant, _BUILT_IN[(module, constant)] if value is None else value)
 
 
-# The built-in value of every constant apply() has replaced, so a later apply() without it restores it.
-_BUILT_IN: dict[tuple[str, str], Any] = {}
+# Where the `valid` group keeps the configuration it read, for the command it runs (click's
+# context meta, shared by every context of one invocation).
+CONTEXT_KEY = "valid.config"
 
 
-def tuning_values() -> dict[str, Any]:
-    """The floors and weights in force now (after apply), by tuning key."""
-    return {key: getattr(importlib.import_module(module), constant) for key, (module, constant) in TUNING.items()}
+def of_command() -> Config:
+    """The configuration the running `valid` command was started with (all defaults outside one)."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(CONTEXT_KEY, Config()) if ctx is not None else Config()
+
+
+def tuning_values(tuning: Tuning | None = None) -> dict[str, Any]:
+    """The floors and weights of `tuning` (default: the built-in ones), by key; an engine's are
+    `engine.tuning_values()`."""
+    return (tuning or Tuning()).values()

@@ -11,40 +11,36 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from valid.answer import retrieve as search
 from valid.answer.models import RetrievalOutcome
+from valid.answer.tuning import BUILT_IN, Tuning
 
 # The question is about shared content only when, for every value, the first SHARED_DEPTH fused
 # chunks are shared by every value and hold no owned value.
 SHARED_DEPTH = 3
-# A value is offered as a choice when its content is relevant, or when its best similarity reaches
-# CHOICE_FLOOR (calibrated on the trap sets' dev halves: docs/answer.md).
-CHOICE_FLOOR = 0.3
-DOMINANCE_COVERAGE = 0.28  # an offered value is dropped when another covers this much more of the question (2 of 7 words)
-DOMINANCE_SIMILARITY = 0.08  # ... and is this much nearer in meaning (tuned on the dev halves)
-# A value offered only as near (it misses both relevance floors) is dropped beside one this much
-# nearer in meaning, whatever the words (dev halves: 0.15 lost a question, 0.25 gained none).
-DOMINANCE_NEAR_GAP = 0.2
+# The floors and margins of offering a value (choice_floor, dominance_*) are the engine's Tuning
+# (valid.answer.tuning), which documents their calibration.
 
 
-def undominated(offered: Sequence[str], retrievals: dict[str, RetrievalOutcome]) -> list[str]:
+def undominated(
+    offered: Sequence[str], retrievals: dict[str, RetrievalOutcome], tuning: Tuning = BUILT_IN
+) -> list[str]:
     """The values no other value dominates. A value is dominated when it reaches the question only
-    by meaning (its content misses the coverage floor) while another covers DOMINANCE_COVERAGE more
-    of the question's words and is DOMINANCE_SIMILARITY nearer in meaning, or when it is offered
-    only as near while another is DOMINANCE_NEAR_GAP nearer in meaning. Equal content with
+    by meaning (its content misses the coverage floor) while another covers `dominance_coverage` more
+    of the question's words and is `dominance_similarity` nearer in meaning, or when it is offered
+    only as near while another is `dominance_near_gap` nearer in meaning. Equal content with
     different values (the usual reason to ask) dominates nothing, nor does a synonym the
     dominated value's content uses for one word of a short question."""
 
     def beaten(p: str) -> bool:
         mine = retrievals[p]
         if not mine.relevant and any(
-            (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_NEAR_GAP for q in offered
+            (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + tuning.dominance_near_gap for q in offered
         ):
             return True  # offered only as near, beside one far nearer in meaning
-        return mine.coverage < search.COVERAGE_FLOOR and any(
-            retrievals[q].coverage >= mine.coverage + DOMINANCE_COVERAGE
+        return mine.coverage < tuning.coverage_floor and any(
+            retrievals[q].coverage >= mine.coverage + tuning.dominance_coverage
             and (
-                (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + DOMINANCE_SIMILARITY
+                (retrievals[q].best_similarity or 0.0) >= (mine.best_similarity or 0.0) + tuning.dominance_similarity
                 # Offered only as near (it misses both floors), beside one that covers far more.
                 or not mine.relevant
             )

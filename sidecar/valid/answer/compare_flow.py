@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from valid.index.groups import Groups, build_groups, generation_names
 
@@ -41,33 +41,40 @@ from valid.answer.compare import (
 )
 from valid.answer.models import AnswerObject, ComparisonRow, EvidenceChunk, ScopeResolution
 from valid.answer.retrieve import chunks_by_id, evidence_chunk, retrieve_in_scope
+from valid.answer.tuning import Tuning
 
 from valid.answer.asked import AskResult, QueryMemo, ms
 
 
-class _Engine(Protocol):
-    """What this flow reads of the engine that runs it (valid.answer.decide.AnswerEngine), named here
-    so the flow does not import the engine's module (which imports this one)."""
+@dataclass(frozen=True)
+class ComparisonContext:
+    """What the comparison flow needs of the engine that runs it, and nothing else: the engine
+    (valid.answer.decide.AnswerEngine) builds one per question, so this flow reads none of its
+    private members and does not import its module."""
 
     release: Any
     release_id: str
     profiles: Sequence[Any]
-    owned: Any
+    labels: Mapping[str, str]  # each profile's display name
+    owned: Any  # the owned-value lookup the checks use
     embedder: Any
     generator: Any
-    log: Any
-    _labels: Mapping[str, str]
+    words: Mapping[str, str]  # the doc set's reader-facing sentences (valid.wording)
+    published: Any
+    abbreviations: Any
+    tuning: Tuning
+    run_record: Callable[[int, int, int, float], Any]
+    # The refusal for generations the docs do not cover, and its gap issue.
+    unknown_refusal: Callable[[str, ScopeResolution], tuple[Any, str | None]]
+    # The question log's row for this answer, and where it is written (None: no log kept).
+    log_row: Callable[..., dict]
+    log_question: Callable[[dict], Any] | None
 
-    def run_record(self, calls: int, tokens_in: int, tokens_out: int, latency_ms: float) -> Any: ...
-
-    def _unknown_refusal(self, question: str, resolution: ScopeResolution) -> tuple[Any, str | None]: ...
-
-    def _log_row(self, question, resolution, answer, retrievals, attempts, result, gaps) -> Any: ...
 
 SUBJECT_DEPTH = 5  # BM25 hits per side for an availability question's subject
 TITLE_DEPTH = 20  # BM25 hits, over every generation, whose titles may name the subject
 
-__all__ = ["ask_comparison", "comparison_kind"]
+__all__ = ["ComparisonContext", "ask_comparison", "comparison_kind"]
 
 
 def _groups(release) -> Groups:
@@ -77,14 +84,14 @@ def _groups(release) -> Groups:
     return build_groups(release.get_chunks(release.all_chunk_ids()), release.header.profiles)
 
 
-def ask_comparison(engine: _Engine, question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> AskResult:
+def ask_comparison(engine: ComparisonContext, question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> AskResult:
     """Answer a comparison or availability question: scope, retrieve per side, rows, writer, check, log."""
 
     resolution = with_value_names(question, resolution, engine.owned, [p.name for p in engine.profiles])
     names = generation_names(engine.profiles)
     every_name = _every_name(names, resolution)
     query = _side_query(engine, question, every_name)
-    sides = [Side(p, engine._labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
+    sides = [Side(p, engine.labels[p], tuple(names.get(p, [p]))) for p in resolution.profiles]
     embedder = QueryMemo(engine.embedder)
     refusal, gap_issues = _unknown_refusal(engine, question, resolution)
 
@@ -115,7 +122,7 @@ def ask_comparison(engine: _Engine, question: str, resolution: ScopeResolution, 
     answer = _answer_object(engine, resolution, comparison, refusal, _checks(report, written.revisions), written, latency)
     stages_ms = {k: round(v, 3) for k, v in stages.items()}
     result = AskResult(answer=answer, degraded=bool(degraded_reasons), degraded_reasons=degraded_reasons, stages_ms=stages_ms)
-    if engine.log is not None:
+    if engine.log_question is not None:
         _log(engine, question, resolution, retrievals, result, gap_issues, sides, cited, report)
     return result
 
@@ -125,31 +132,30 @@ def _every_name(names: dict[str, list[str]], resolution: ScopeResolution) -> lis
     return sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
 
 
-def _side_query(engine: _Engine, question: str, every_name: list[str]) -> str:
+def _side_query(engine: ComparisonContext, question: str, every_name: list[str]) -> str:
     # Every side searches for the same thing: the question without any generation's names.
     query = search_query(question, every_name)
-    abbreviations = getattr(engine, "abbreviations", None)
-    if abbreviations is not None:  # both forms of an abbreviation the doc set defines, as answers search
-        query = abbreviations.expand(query)
+    if engine.abbreviations is not None:  # both forms of an abbreviation the doc set defines, as answers search
+        query = engine.abbreviations.expand(query)
     return query
 
 
-def _unknown_refusal(engine: _Engine, question: str, resolution: ScopeResolution):
+def _unknown_refusal(engine: ComparisonContext, question: str, resolution: ScopeResolution):
     """The refusal for a generation the docs do not cover (None when every one is known), and its gap issues."""
     if not resolution.unknown:
         return None, []
-    refusal, issue = engine._unknown_refusal(question, resolution)
+    refusal, issue = engine.unknown_refusal(question, resolution)
     return refusal, [issue] if issue else []
 
 
-def _retrieve(engine: _Engine, embedder, query: str, sides: list[Side]) -> dict:
+def _retrieve(engine: ComparisonContext, embedder, query: str, sides: list[Side]) -> dict:
     """Each side's retrieval, in its own generation's scope only."""
-    abbreviations = getattr(engine, "abbreviations", None)
+    abbreviations = engine.abbreviations
     return {
         s.profile: (
-            retrieve_in_scope(engine.release, embedder, query, s.profile, abbreviations)
+            retrieve_in_scope(engine.release, embedder, query, s.profile, abbreviations, engine.tuning)
             if abbreviations is not None
-            else retrieve_in_scope(engine.release, embedder, query, s.profile)
+            else retrieve_in_scope(engine.release, embedder, query, s.profile, tuning=engine.tuning)
         )
         for s in sides
     }
@@ -201,7 +207,7 @@ class _WriterRun:
     note: str | None = None
 
 
-def _write(engine: _Engine, question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
+def _write(engine: ComparisonContext, question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
     """Gemini's prose in place of the computed summary when it passes its checks; offline, the comparison as is."""
     if engine.generator.name != "gemini" or not rows:
         return comparison, _WriterRun()
@@ -238,9 +244,9 @@ def _degraded_reasons(retrievals, writer_note: str | None) -> list[str]:
     return [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons] + ([writer_note] if writer_note else [])
 
 
-def _not_used(engine: _Engine, resolution: ScopeResolution, writer_note: str | None) -> str:
+def _not_used(engine: ComparisonContext, resolution: ScopeResolution, writer_note: str | None) -> str:
     """What the answer left out on purpose: the other generations, and the writer's note."""
-    others = [engine._labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
+    others = [engine.labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
     not_used = ""
     if others:
         not_used = fill(engine.words["not_used_not_compared"], names=_join(others))
@@ -250,7 +256,7 @@ def _not_used(engine: _Engine, resolution: ScopeResolution, writer_note: str | N
 
 
 def _answer_object(
-    engine: _Engine, resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
+    engine: ComparisonContext, resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
 ) -> AnswerObject:
     return AnswerObject(
         outcome="compare" if comparison is not None else "refuse",
@@ -268,7 +274,7 @@ def _answer_object(
 
 
 def _log(
-    engine: _Engine,
+    engine: ComparisonContext,
     question: str,
     resolution: ScopeResolution,
     retrievals,
@@ -281,14 +287,14 @@ def _log(
     """Log the question, and set the result's log id and the log stage's time."""
 
     clock = time.perf_counter()
-    row = engine._log_row(question, resolution, result.answer, retrievals, {}, result, gap_issues)
+    row = engine.log_row(question, resolution, result.answer, retrievals, {}, result, gap_issues)
     # What each side's cells were taken from, per generation (chunk ids and scopes, never text).
     row["sent"] = {
         s.profile: [[{"id": c.id, "scope": list(c.scope)} for c in cited.values() if s.profile in c.scope]]
         for s in sides
     }
     row["checks"] = {"compare": [report.model_dump(mode="json")]}
-    result.log_id = engine.log.log_question(row)
+    result.log_id = engine.log_question(row)
     result.stages_ms["log"] = round(ms(clock), 3)
 
 

@@ -36,7 +36,7 @@ from valid.answer.answerable import Answerability, assess
 from valid.answer.asked import AskResult, QueryMemo as _QueryMemo, ms as _ms
 from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
-from valid.answer.compare_flow import ask_comparison, comparison_kind
+from valid.answer.compare_flow import ComparisonContext, ask_comparison, comparison_kind
 from valid.answer.versions_catalog import Catalog, build_catalog
 from valid.index.groups import generation_names
 from valid.answer.versions_flow import ask_versions, read_question
@@ -65,8 +65,8 @@ from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
-from valid.answer import choices as choosing  # CHOICE_FLOOR read at each ask: [tuning] choice_floor sets it
 from valid.answer.choices import has_own, shared_chunks, shared_only, undominated
+from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
 
 MAX_REVISIONS = 2
@@ -156,10 +156,14 @@ class AnswerEngine:
         published: PublishedPages | None = None,
         wording: WordingSettings | None = None,
         version_order: Sequence[str] = (),
+        tuning: Tuning = BUILT_IN,
     ):
         self.release = release
         self.embedder = embedder
-        self.generator = generator
+        # The engine owns its floors and weights: retrieval, the choices and the offline answerer
+        # are given this object (valid.answer.tuning), so two engines may be tuned differently.
+        self.tuning = tuning
+        self.generator = generator.tuned(tuning) if hasattr(generator, "tuned") else generator
         self.owned = owned
         self.issues = issues
         self.log = log
@@ -186,6 +190,10 @@ class AnswerEngine:
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
+    def tuning_values(self) -> dict[str, Any]:
+        """The floors and weights this engine answers with, by `[tuning]` key."""
+        return self.tuning.values()
+
     def ask(self, question: str, generation: str | None = None, progress: Progress | None = None,
             among: Sequence[str] | None = None) -> AskResult:
         """`progress(stage, data)`, if given, hears each stage as it starts (scope, retrieved,
@@ -209,7 +217,7 @@ class AnswerEngine:
         # Comparison and availability questions have their own flow (valid.answer.compare_flow).
         kind = comparison_kind(question, resolution, self.owned)
         if kind is not None:
-            return ask_comparison(self, question, resolution, kind, started, stages)
+            return ask_comparison(self._comparison_context(), question, resolution, kind, started, stages)
         run = _Ask(question, resolution, searched, _QueryMemo(self.embedder), stages, progress, list(resolution.profiles))
         stages["retrieve"] = stages["generate"] = stages["check"] = 0.0
         self.refuse_or_ask(run)
@@ -257,7 +265,8 @@ class AnswerEngine:
         """Hybrid search inside one generation's scope (valid.answer.retrieve), kept for the log."""
         t = time.perf_counter()
         run.retrievals[profile] = search.retrieve_in_scope(
-            self.release, run.embedder, search_text(run.searched, run.resolution, profile), profile, self.abbreviations
+            self.release, run.embedder, search_text(run.searched, run.resolution, profile), profile, self.abbreviations,
+            self.tuning,
         )
         run.stages["retrieve"] += _ms(t)
         run.progress("retrieved", {"generations": [profile], "chunks": len(run.retrievals[profile].chunks)})
@@ -298,7 +307,7 @@ class AnswerEngine:
         # A product or a partial version named: only those values are searched and offered.
         pool = list(run.resolution.candidates) or [p.name for p in self.profiles]
         t = time.perf_counter()
-        run.retrievals.update(route(self.release, run.embedder, run.searched, pool, self.abbreviations))
+        run.retrievals.update(route(self.release, run.embedder, run.searched, pool, self.abbreviations, self.tuning))
         run.stages["retrieve"] += _ms(t)
         run.progress("retrieved", {"generations": list(pool), "chunks": sum(len(run.retrievals[p].chunks) for p in pool)})
         relevant = [p for p in pool if run.retrievals[p].relevant]
@@ -371,7 +380,7 @@ class AnswerEngine:
         ] or offered
         # And one another value clearly out-matches on both the question's words and meaning
         # (its releases have a topic on it; this one only shares generic text) is not either.
-        offered = undominated(offered, retrievals)
+        offered = undominated(offered, retrievals, self.tuning)
         if resolution.version_named and len(offered) == 1:
             # The reader named the version; of the products that have it, only one's content
             # answers ("corvane push in 2.0.0": the CLI's, not the agent's). Answered as named.
@@ -440,7 +449,7 @@ class AnswerEngine:
         chunks = self._in_scope_chunks(own, profile, about, words)
         if isinstance(chunks, _Attempts):
             return chunks, None
-        draft = OfflineExtractive().generate(self._request(run.question, profile, chunks))
+        draft = OfflineExtractive(tuning=self.tuning).generate(self._request(run.question, profile, chunks))
         if not draft.steps:
             return _Attempts(
                 profile=profile,
@@ -550,6 +559,26 @@ class AnswerEngine:
         """The abbreviations the doc set defines (part of its vocabulary)."""
         return self.vocabulary.abbreviations
 
+    def _comparison_context(self) -> ComparisonContext:
+        """What the comparison flow may use of this engine (valid.answer.compare_flow)."""
+        return ComparisonContext(
+            release=self.release,
+            release_id=self.release_id,
+            profiles=self.profiles,
+            labels=self._labels,
+            owned=self.owned,
+            embedder=self.embedder,
+            generator=self.generator,
+            words=self.words,
+            published=self.published,
+            abbreviations=self.abbreviations,
+            tuning=self.tuning,
+            run_record=self.run_record,
+            unknown_refusal=self._unknown_refusal,
+            log_row=self._log_row,
+            log_question=self.log.log_question if self.log is not None else None,
+        )
+
     def run_record(self, calls: int, tokens_in: int, tokens_out: int, latency_ms: float) -> Run:
         """What one ask cost: the generator and model, calls, tokens, price and latency."""
         return Run(
@@ -638,16 +667,16 @@ class AnswerEngine:
     def _states_answer_deeper(self, question: str, profile: str, top, evidence: Callable[[], list]) -> bool:
         """Whether the value's content states an answer, judged on the chunks the answerer would read:
         its top chunks first (usually enough, and cheaper), then its whole evidence (`evidence()`)."""
-        if states_an_answer(self._request(question, profile, top)):
+        if states_an_answer(self._request(question, profile, top), self.tuning):
             return True
         deeper_chunks = evidence()
-        return len(deeper_chunks) > len(top) and states_an_answer(self._request(question, profile, deeper_chunks))
+        return len(deeper_chunks) > len(top) and states_an_answer(self._request(question, profile, deeper_chunks), self.tuning)
 
     def _answers_from_own(self, question: str, profile: str, chunks: list, pool) -> bool:
         """The line the answerer would quote from this value's evidence (`chunks`) comes from a chunk
         of its own (not shared by every value of the pool): its best chunks are shared, but what
         answers sits below them (a limits table under the shared troubleshooting topics)."""
-        cited = answering_chunk(self._request(question, profile, chunks))
+        cited = answering_chunk(self._request(question, profile, chunks), self.tuning)
         return cited is not None and any(c.id == cited and not set(pool) <= set(c.scope) for c in chunks)
 
     def _evidence(self, retrieval: RetrievalOutcome, also: Sequence = ()) -> list:
@@ -682,7 +711,7 @@ class AnswerEngine:
 
     def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
         """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""
-        if (retrievals[profile].best_similarity or 0.0) < choosing.CHOICE_FLOOR:
+        if (retrievals[profile].best_similarity or 0.0) < self.tuning.choice_floor:
             return []
         return self._answerable_in(question, resolution, [profile], pool, retrievals)
 

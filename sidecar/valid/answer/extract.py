@@ -34,19 +34,16 @@ from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_lifecycle, asks_status, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
+from valid.answer.tuning import BUILT_IN, Tuning
 
 _STEP_START = re.compile(r"^(\d+)\.\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
 PARAGRAPH_UNIT_MAX = 320  # a paragraph up to this many characters is one unit; longer ones are split
-TITLE_WEIGHT = 0.8  # a word of the chunk title counts for this much of a word of the unit itself
-KIND_FIT = 1.6  # a unit that can answer the question's kind
-KIND_MISFIT = 0.35  # one that cannot
-ANCHOR_FIT = 1.8  # per anchor the unit holds
-FAMILY_FIT = 1.8
+# title_weight, kind_fit, kind_misfit, anchor_fit, family_fit and specific_value_boost are the
+# engine's Tuning (valid.answer.tuning), given to the answerer it runs.
 FLAG_VALUE_FIT = 3.0  # a value question naming a flag: the unit sets that flag to a concrete value
 PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one phrase
 LIFECYCLE_FIT = 3.0  # a unit saying a thing is deprecated or removed, for "will it keep working?"
-SPECIFIC_VALUE_BOOST = 1.7  # on top of specific_boost, for count and value questions  # a quantity in the unit family the question asks for (memory → GiB)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|unsupported|removed|unavailable|none)\b", re.I
 )
@@ -453,10 +450,17 @@ class OfflineExtractive:
     # found as written, and on the trap sets' dev halves the chunk stating a value was often 6th-8th.
     evidence_depth = 8
 
-    def __init__(self, max_steps: int = 3, keep_ratio: float = 0.6, specific_boost: float = 1.5):
+    def __init__(
+        self, max_steps: int = 3, keep_ratio: float = 0.6, specific_boost: float = 1.5, tuning: Tuning = BUILT_IN
+    ):
         self.max_steps = max_steps
         self.keep_ratio = keep_ratio
         self.specific_boost = specific_boost
+        self.tuning = tuning
+
+    def tuned(self, tuning: Tuning) -> "OfflineExtractive":
+        """The same answerer with the engine's floors and weights (an engine owns its tuning)."""
+        return OfflineExtractive(self.max_steps, self.keep_ratio, self.specific_boost, tuning)
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
         return self._rank(request)[1]
@@ -483,6 +487,7 @@ class OfflineExtractive:
                 df[t] = df.get(t, 0) + 1
         n = len(units)
         scope = set(request.scope)
+        tuning = self.tuning
         scored = []
         for unit, ts in zip(units, unit_terms):
             # For a number or a value, what counts is the line or sentence that states it: the
@@ -499,11 +504,11 @@ class OfflineExtractive:
             held = [a for a in asked.anchors if anchor_in(a, evidence)]
             if not own and not held and not from_title:
                 continue  # a unit (or the section it sits in) must say something the question asks about
-            strength = word_weights(evidence)
+            strength = word_weights(evidence, tuning.compound_part_weight)
             weight = sum(strength.get(t, 1.0) * math.log(1 + n / df[t]) for t in own)
-            weight += TITLE_WEIGHT * sum(math.log(1 + n / df[t]) for t in from_title)
-            weight *= KIND_FIT if _kind_fits(asked, unit) else KIND_MISFIT
-            weight *= ANCHOR_FIT ** len(held)
+            weight += tuning.title_weight * sum(math.log(1 + n / df[t]) for t in from_title)
+            weight *= tuning.kind_fit if _kind_fits(asked, unit) else tuning.kind_misfit
+            weight *= tuning.anchor_fit ** len(held)
             if asked.kind == "value" and _flag_valued(asked, evidence):
                 weight *= FLAG_VALUE_FIT
             # A compound the question writes ("sign-in", "single-host") said as one phrase, with a
@@ -514,11 +519,11 @@ class OfflineExtractive:
                 # answers, not the lines around it that share the question's other words.
                 weight *= LIFECYCLE_FIT
             if (asked.kind == "count" or family) and _family_fits(family, unit.text):
-                weight *= FAMILY_FIT
+                weight *= tuning.family_fit
             if _specific(chunks[unit.chunk_id].scope, scope, request.profiles):
                 # Shared text cannot hold a value that differs by generation: for count and value
                 # questions, content profiled for some generations only counts for more.
-                weight *= self.specific_boost * (SPECIFIC_VALUE_BOOST if asked.kind in ("count", "value") else 1.0)
+                weight *= self.specific_boost * (tuning.specific_value_boost if asked.kind in ("count", "value") else 1.0)
             score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
             scored.append((score, unit))
         scored.sort(key=lambda su: (-su[0], su[1].chunk_rank, su[1].position))
@@ -620,17 +625,17 @@ def _specific(chunk_scope, scope: set[str], profiles) -> bool:
     return set(chunk_scope) == scope or bool(profiles) and not set(profiles) <= set(chunk_scope)
 
 
-def answering_chunk(request: GenerationRequest) -> str | None:
+def answering_chunk(request: GenerationRequest, tuning: Tuning = BUILT_IN) -> str | None:
     """The chunk the offline answerer would take its answer line from (None: it would abstain)."""
-    asked, ranked = OfflineExtractive()._rank(request)
+    asked, ranked = OfflineExtractive(tuning=tuning)._rank(request)
     fitting = [u for _, u in ranked if asked.kind not in _PIECE_KINDS or _kind_fits(asked, u)]
     return fitting[0].chunk_id if fitting else None
 
 
-def states_an_answer(request: GenerationRequest) -> bool:
+def states_an_answer(request: GenerationRequest, tuning: Tuning = BUILT_IN) -> bool:
     """Whether the request's chunks hold a unit that fits the question's kind (a number for a count,
     a value for a value question, names for a names question); other kinds always may be answered."""
-    asked, ranked = OfflineExtractive()._rank(request)
+    asked, ranked = OfflineExtractive(tuning=tuning)._rank(request)
     return asked.kind not in _PIECE_KINDS or any(_kind_fits(asked, unit) for _, unit in ranked)
 
 

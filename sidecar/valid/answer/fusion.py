@@ -1,6 +1,7 @@
 """Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009).
 
-score(d) = Σ over channels c that returned d of 1 / (k + rank_c(d)), ranks starting at 1, k = 60.
+score(d) = Σ over channels c that returned d of 1 / (k + rank_c(d)), ranks starting at 1; k is the
+engine's `rrf_k` (valid.answer.tuning; 60, as in the paper).
 
 Exact arithmetic (fractions) decides the order, so ties are real ties and are broken by chunk id;
 the result does not depend on the order of the channels or of anything else in the input.
@@ -13,11 +14,9 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from valid.answer.models import ChannelHit, FusedHit
+from valid.answer.tuning import BUILT_IN
 
-RRF_K = 60
-
-
-def rrf(channels: Mapping[str, Sequence[ChannelHit]], k: int = RRF_K, top: int | None = None) -> list[FusedHit]:
+def rrf(channels: Mapping[str, Sequence[ChannelHit]], k: int = BUILT_IN.rrf_k, top: int | None = None) -> list[FusedHit]:
     """Fuse ranked channel lists. Each channel must rank a chunk at most once, with ranks ≥ 1."""
     if k < 0:
         raise ValueError("RRF k must be non-negative")

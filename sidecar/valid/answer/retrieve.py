@@ -2,16 +2,17 @@
 
 For one profile: embed the question, k-NN over the vectors and BM25 over the text, both restricted by
 the release handle to chunks in scope for that profile (the handle builds the filter from the
-profile name; nothing here passes or could pass a filter), fuse with RRF (k=60, ties on chunk id),
-keep the top 5 and fetch their texts.
+profile name; nothing here passes or could pass a filter), fuse with RRF (ties on chunk id), keep the
+top chunks and fetch their texts. The floors, k and the number kept are the engine's Tuning
+(valid.answer.tuning), passed in.
 
 The outcome is typed: `complete`, or `degraded` with reasons (an empty channel; the embedder or a
 search failing → the other channel alone). A degraded outcome never searches a wider scope. As a
 last line of defence, a hit whose chunk is not in scope for the profile is dropped and reported.
 
 Relevance floors decide whether anything in scope answers at all (see docs/answer.md for the
-calibration on the sample): the best vector similarity reaches SIMILARITY_FLOOR, or the retrieved
-chunks hold at least COVERAGE_FLOOR of the question's content words (typos resolved against the
+calibration on the sample): the best vector similarity reaches the engine's `similarity_floor`, or
+the retrieved chunks hold at least its `coverage_floor` of the question's content words (typos resolved against the
 chunks' own words; the generation's names do not count).
 """
 
@@ -23,17 +24,15 @@ from typing import Any, Protocol, Sequence
 from valid.contracts import Chunk
 
 from valid.answer.abbreviations import Abbreviations
-from valid.answer.fusion import RRF_K, rrf
+from valid.answer.fusion import rrf
 from valid.answer.models import ChannelHit, EvidenceChunk, RetrievalOutcome
 from valid.answer.question import asking_span
 from valid.answer.text import terms, with_typos_resolved
+from valid.answer.tuning import BUILT_IN, Tuning
 
 CHANNEL_DEPTH = 20  # hits taken from each channel before fusion
 ROUTE_DEPTH = 100  # hits taken from each channel when routing a question that names no generation
-TOP_K = 5  # fused chunks given to the generator
 DEEPER = 3  # default number of further fused chunks `deeper` fetches
-SIMILARITY_FLOOR = 0.55  # cosine similarity that counts as relevant on its own (docs/answer.md)
-COVERAGE_FLOOR = 0.5  # share of the question's content words found in the retrieved chunks
 
 
 class Embedder(Protocol):
@@ -90,7 +89,12 @@ def chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk]
 
 
 def retrieve_in_scope(
-    release: ReleaseHandle, embedder: Embedder, question: str, profile: str, abbreviations: Abbreviations = Abbreviations()
+    release: ReleaseHandle,
+    embedder: Embedder,
+    question: str,
+    profile: str,
+    abbreviations: Abbreviations = Abbreviations(),
+    tuning: Tuning = BUILT_IN,
 ) -> RetrievalOutcome:
     """Top chunks for `question` among the chunks in scope for `profile` (exactly one profile)."""
     reasons: list[str] = []
@@ -106,11 +110,16 @@ def retrieve_in_scope(
         channels["bm25"] = _channel(release.search_bm25(question, profile, depth))
     except Exception as err:
         reasons.append(f"BM25 channel failed ({type(err).__name__}: {err}); vectors only")
-    return _outcome(release, question, profile, channels, reasons, in_scope, abbreviations=abbreviations)
+    return _outcome(release, question, profile, channels, reasons, in_scope, abbreviations=abbreviations, tuning=tuning)
 
 
 def route(
-    release, embedder: Embedder, question: str, profiles: Sequence[str], abbreviations: Abbreviations = Abbreviations()
+    release,
+    embedder: Embedder,
+    question: str,
+    profiles: Sequence[str],
+    abbreviations: Abbreviations = Abbreviations(),
+    tuning: Tuning = BUILT_IN,
 ) -> dict[str, RetrievalOutcome]:
     """Per-generation outcomes for a question that names no generation, from one search per channel.
 
@@ -140,7 +149,7 @@ def route(
             for name, channel in hits.items()
         }
         outcomes[profile] = _outcome(
-            release, question, profile, own, list(reasons), release.count_in_scope(profile), chunks, abbreviations
+            release, question, profile, own, list(reasons), release.count_in_scope(profile), chunks, abbreviations, tuning
         )
     return outcomes
 
@@ -160,7 +169,15 @@ def _embed(embedder: Embedder, question: str) -> list[float]:
 
 
 def _outcome(
-    release, question, profile, channels, reasons, in_scope, chunks=None, abbreviations: Abbreviations = Abbreviations()
+    release,
+    question,
+    profile,
+    channels,
+    reasons,
+    in_scope,
+    chunks=None,
+    abbreviations: Abbreviations = Abbreviations(),
+    tuning: Tuning = BUILT_IN,
 ) -> RetrievalOutcome:
     """Fuse one profile's channels, keep the top chunks that are in its scope, and apply the floors."""
     # The generation's own names say nothing about relevance: every candidate is in that scope.
@@ -175,7 +192,7 @@ def _outcome(
 
     # Fetch every fused candidate: a hit the release returned outside the scope (which would be an
     # index bug) or without a chunk is dropped and reported, and the next one takes its place.
-    candidates = rrf(channels, k=RRF_K)
+    candidates = rrf(channels, k=tuning.rrf_k)
     if chunks is None:
         chunks = chunks_by_id(release, [hit.chunk_id for hit in candidates]) if candidates else {}
     admitted: set[str] = set()
@@ -189,8 +206,8 @@ def _outcome(
             admitted.add(hit.chunk_id)
     # Channels and fused list keep only admitted ids: they are logged, and the log holds nothing else.
     channels = {name: _rerank([h for h in hits if h.chunk_id in admitted]) for name, hits in channels.items()}
-    fused = rrf(channels, k=RRF_K)
-    evidence = [evidence_chunk(chunks[hit.chunk_id], f"c{i}") for i, hit in enumerate(fused[:TOP_K], start=1)]
+    fused = rrf(channels, k=tuning.rrf_k)
+    evidence = [evidence_chunk(chunks[hit.chunk_id], f"c{i}") for i, hit in enumerate(fused[: tuning.top_k], start=1)]
 
     best_similarity = max((h.score for h in channels.get("vector", [])), default=None)
     best_bm25 = max((h.score for h in channels.get("bm25", [])), default=None)  # the index gives -bm25
@@ -208,7 +225,7 @@ def _outcome(
     # Capped at 1: one misspelt word may resolve to two words of the chunks.
     coverage = min(1.0, len(covered) / len(wanted)) if wanted else 0.0
     relevant = bool(evidence) and (
-        (best_similarity is not None and best_similarity >= SIMILARITY_FLOOR) or coverage >= COVERAGE_FLOOR
+        (best_similarity is not None and best_similarity >= tuning.similarity_floor) or coverage >= tuning.coverage_floor
     )
     return RetrievalOutcome(
         profile=profile,

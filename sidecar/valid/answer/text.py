@@ -29,7 +29,6 @@ CLIPPED = {
 }  # fmt: skip
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_.=][a-z0-9]+)*")
 _FUZZY_MIN = 5
-COMPOUND_PART_WEIGHT = 0.75
 
 
 def stem(word: str) -> str:
@@ -64,9 +63,10 @@ def terms(text: str) -> set[str]:
     return out
 
 
-def word_weights(text: str) -> dict[str, float]:
-    """How strongly text says each of its terms: 1 for a word on its own, less for a word that only
-    occurs inside a compound token (the "vm" of `tpu-vm` in a command is weak evidence of "VM")."""
+def word_weights(text: str, compound_part_weight: float) -> dict[str, float]:
+    """How strongly text says each of its terms: 1 for a word on its own, `compound_part_weight`
+    (the engine's Tuning) for a word that only occurs inside a compound token (the "vm" of `tpu-vm`
+    in a command is weak evidence of "VM")."""
     alone: set[str] = set()
     inside: set[str] = set()
     for token in _TOKEN.findall(_plain(text)):
@@ -76,7 +76,7 @@ def word_weights(text: str) -> dict[str, float]:
             inside.update(stem(p) for p in parts if p and p not in STOPWORDS)
         elif token not in STOPWORDS:
             alone.add(stem(token))
-    return {**{t: COMPOUND_PART_WEIGHT for t in inside}, **{t: 1.0 for t in alone}}
+    return {**{t: compound_part_weight for t in inside}, **{t: 1.0 for t in alone}}
 
 
 def one_edit_apart(a: str, b: str) -> bool:

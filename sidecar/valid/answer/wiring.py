@@ -7,7 +7,8 @@
 
 The engine holds one release for its whole life (every stage of every question uses it), embeds
 questions with the embedder the release was built with, checks answers against the owned-value
-table `valid index` stored with that release, opens gap issues in `<state>/issues` and logs each
+table `valid index` stored with that release, answers with its own floors and weights (`tuning`,
+from valid.toml `[tuning]`), opens gap issues in `<state>/issues` and logs each
 question to `<state>/questions.sqlite` (or both to the PostgreSQL store at `log_url`).
 """
 
@@ -19,6 +20,7 @@ from valid.errors import ConfigError
 
 from valid.answer.decide import AnswerEngine
 from valid.answer.generate import GeminiGenerator, Generator, OfflineExtractive
+from valid.answer.tuning import Tuning
 from valid.questionlog.store import check_url, open_gap_issues, open_question_store
 
 GENERATORS = ("offline", "gemini")
@@ -89,7 +91,10 @@ def open_engine(
     gap_issues: bool = True,
     wording=None,
     version_order: tuple[str, ...] | list[str] = (),
+    tuning: Tuning | None = None,
 ) -> OpenEngine:
+    """An engine over the active release (or `release_id`). `tuning`: its floors and weights
+    (valid.toml `[tuning]`; None: the built-in ones), which the engine owns and hands to every stage."""
     from valid.audit.issues import AppendingIssues
     from valid.index import Store, open_active, open_release
 
@@ -123,6 +128,7 @@ def open_engine(
             closers=closers,
             wording=wording,  # the doc set's noun for a build, in the answer's sentences (valid.wording)
             version_order=version_order,
+            tuning=tuning if tuning is not None else Tuning(),
         )
     except BaseException:
         for close in reversed(closers):

@@ -69,12 +69,14 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
         _ask_server(server, question, generation, as_json, noun)
         return
     options = {"model": model} if (generator == "gemini" and model) else {}
+    from valid import config
     from valid.answer.wiring import make_generator, open_engine
     from valid.wording import WordingSettings
 
     engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
                          gap_issues=not no_log, log_url=None if no_log else log_url, wording=WordingSettings(noun=noun),
-                         version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()])
+                         version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()],
+                         tuning=config.of_command().tuning)
     try:
         if conversation is None:
             result = engine.ask(question, generation)

@@ -97,12 +97,14 @@ def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline,
     The gate: no wrong-generation answer reaches a reader, every citation in scope, every value
     grounded in its cited chunk, and at least 90% of the scoped questions right.
     """
+    from valid import config
     from valid.evaluate.run import evaluate
     from valid.evaluate.scorecard import render_html, render_markdown, render_svg
 
     card, raw = evaluate(trapset, state or _default_state(), generator=generator, chroma_url=chroma_url,
                          baseline=not no_baseline, split=split, progress=_progress,
-                         version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()])
+                         version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()],
+                         tuning=config.of_command().tuning)
     _end_progress()
     if report_dir:
         out = Path(report_dir)
@@ -162,7 +164,10 @@ def report_command(export, state, chroma_url, scorecard, trapset, out, release_i
         release_id = resolve_release_id(store, release_id)
     card = Scorecard.model_validate_json(Path(scorecard).read_text(encoding="utf-8")) if scorecard else None
     if trapset:
-        card, _ = evaluate(trapset, state, chroma_url=chroma_url, progress=_progress, release_id=release_id)
+        from valid import config
+
+        card, _ = evaluate(trapset, state, chroma_url=chroma_url, progress=_progress, release_id=release_id,
+                           tuning=config.of_command().tuning)
         _end_progress()
     fresh = read_export(export).as_export() if export else None
     with (open_release(store, release_id) if release_id else open_active(store)) as release:

@@ -93,6 +93,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
     between requests, and one that fails to open leaves the old one serving. See docs/serve.md.
     """
     from valid.serve import ServeConfig, create_app, openapi_json
+    from valid import config as valid_config
     from valid.serve.library import EngineSettings, LibraryReleases
 
     limits = Limits(
@@ -143,7 +144,7 @@ def serve(host, port, state, chroma_url, generator, gemini_model, question_log, 
         generator=generator, gemini_model=gemini_model, question_log=question_log, issues_dir=issues_dir,
         log_url=check_url(log_url), log_questions=not no_log, max_gap_issues=max_gap_issues, published=published,
         wording=wording,
-        log_timeout_s=log_timeout_s, log_spool=log_spool,
+        log_timeout_s=log_timeout_s, log_spool=log_spool, tuning=valid_config.of_command().tuning,
     )
     from valid.serve.startup import open_active_or_fail
 

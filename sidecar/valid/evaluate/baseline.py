@@ -18,6 +18,7 @@ from pathlib import Path
 from valid.answer.generate import Generator
 from valid.answer.prompt import GenerationRequest
 from valid.answer.retrieve import retrieve_in_scope
+from valid.answer.tuning import BUILT_IN, Tuning
 from valid.contracts import ExportHeader, ProfileInfo
 from valid.index import Store, build_release, open_release
 
@@ -42,24 +43,34 @@ def unscoped_export(header: ExportHeader, chunks, out: Path) -> Path:
 class Baseline:
     """Answers every question from the top unfiltered chunks."""
 
-    def __init__(self, release, embedder, generator: Generator):
+    def __init__(self, release, embedder, generator: Generator, tuning: Tuning = BUILT_IN):
         self.release = release
         self.embedder = embedder
         self.generator = generator
+        self.tuning = tuning  # the VALID arm's engine's, so both arms retrieve alike
 
     @classmethod
-    def build(cls, header: ExportHeader, chunks, state: Path, embedder, generator: Generator, main_cache: Path | None = None):
+    def build(
+        cls,
+        header: ExportHeader,
+        chunks,
+        state: Path,
+        embedder,
+        generator: Generator,
+        main_cache: Path | None = None,
+        tuning: Tuning = BUILT_IN,
+    ):
         store = Store(state)
         store.root.mkdir(parents=True, exist_ok=True)
         if main_cache is not None and main_cache.is_file() and not store.cache_path.exists():
             shutil.copyfile(main_cache, store.cache_path)  # same vectors, nothing embedded again
         unscoped = unscoped_export(header, chunks, state / "baseline-export.jsonl")
         result = build_release(unscoped, embedder, store, activate=True)
-        return cls(open_release(store, result.release_id), embedder, generator)
+        return cls(open_release(store, result.release_id), embedder, generator, tuning)
 
     def ask(self, question: str) -> dict:
         started = time.perf_counter()
-        retrieval = retrieve_in_scope(self.release, self.embedder, question, ALL)
+        retrieval = retrieve_in_scope(self.release, self.embedder, question, ALL, tuning=self.tuning)
         draft = self.generator.generate(
             GenerationRequest(question=question, scope=[ALL], labels=[ALL], chunks=retrieval.chunks)
         )

@@ -14,6 +14,7 @@ from typing import Callable
 
 from valid.answer import open_engine
 from valid.answer.check import citable_text
+from valid.answer.tuning import Tuning
 from valid.evaluate.baseline import Baseline
 from valid.evaluate.score import Cell, failed_cell, grounded, score_cell
 from valid.evaluate.scorecard import Scorecard, build_scorecard
@@ -31,6 +32,7 @@ def evaluate(
     progress: Callable[[str], None] | None = None,
     release_id: str | None = None,
     version_order: tuple[str, ...] | list[str] = (),
+    tuning: Tuning | None = None,
 ) -> tuple[Scorecard, dict[str, list[dict]]]:
     """Score every question of `trapset` (or of one of its halves: split "dev" or "test") against
     the active release in `state` (or `release_id`, e.g. a release built with --no-activate that
@@ -43,7 +45,8 @@ def evaluate(
     raw: dict[str, list[dict]] = {"valid": [], "baseline": []}
     cells: list[Cell] = []
     with open_engine(
-        state, generator=generator, chroma_url=chroma_url, release_id=release_id, version_order=version_order
+        state, generator=generator, chroma_url=chroma_url, release_id=release_id, version_order=version_order,
+        tuning=tuning,
     ) as engine:
         release = engine.release
         chunks = release.get_chunks(release.all_chunk_ids())
@@ -72,6 +75,7 @@ def evaluate(
                 engine.embedder,
                 engine.generator,
                 main_cache=release.store.cache_path,
+                tuning=engine.tuning,
             )
             try:
                 run_arm("baseline", lambda q: arm.ask(q.question))

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from valid.answer.citations import PublishedPages
+from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.wiring import embedder_for, owned_table
 from valid.questionlog.store import open_gap_issues, open_serving_store
 from valid.answer import UnknownGenerationError
@@ -46,6 +47,7 @@ class EngineSettings:
     wording: WordingSettings | None = None  # the team's noun for a build, in the answer's sentences
     log_timeout_s: float = 2.0  # bound on every call to a PostgreSQL store (connect, statement, no answer)
     log_spool: Path | None = None  # writes a PostgreSQL store cannot take now; default <state>/question-spool.sqlite
+    tuning: Tuning = BUILT_IN  # the engines' floors and weights (valid.toml [tuning])
 
     def generator_options(self) -> dict:
         if self.generator != "gemini":
@@ -142,6 +144,7 @@ class LibraryAnswerer:
                 vocabulary=self._vocabulary,
                 published=s.published,
                 wording=s.wording,
+                tuning=s.tuning,
             )
             self._local.engine = engine
         return engine
