@@ -4,13 +4,14 @@ import pytest
 from fixtures.answer.profiles import PROFILES
 
 from valid.answer.compare import comparison_kind, subject_words
+from valid.answer.reading import read
 from valid.answer.scope import resolve_scope
 
 OWNED = {"v2-alpha-tpuv5": ["v5p"], "v2-alpha-tpuv6e": ["v6e"]}
 
 
 def kind(question):
-    return comparison_kind(question, resolve_scope(question, PROFILES), OWNED)
+    return comparison_kind(read(question), resolve_scope(question, PROFILES), OWNED)
 
 
 @pytest.mark.parametrize(

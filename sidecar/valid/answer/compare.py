@@ -43,6 +43,8 @@ from valid.answer.models import (
     ScopeResolution,
     StepFailure,
 )
+from valid.answer import cues
+from valid.answer.reading import Reading
 from valid.answer.text import STOPWORDS, stem, terms
 
 Kind = Literal["difference", "availability"]
@@ -58,29 +60,8 @@ DIRECT_SHARE = 0.4  # ... or this share, for the groups of a side's best EDGE_DE
 MAX_ROWS = 6
 ONLY_UNITS = 6  # units of a one-side-only chunk shown in its cell
 
-# "difference", "changed", "compared to", "vs", "new in", "still", "available on", "removed", "since"…
-_COMPARE_CUE = re.compile(
-    r"\b(?:differ\w*|chang\w*|compar\w*|vs|versus|new\s+in|still|availab\w*|remov\w*|since|replac\w*|"
-    r"added|dropped|deprecat\w*|upgrad\w*|migrat\w*|between|same\s+as|unlike)\b",
-    re.I,
-)
-# A yes/no question about whether something exists for a generation.
-_YESNO = re.compile(r"^\s*(?:is|are|does|do|did|can|could|was|were|will|has|have)\b", re.I)
-# "still" asks about availability only next to a word of having or using ("can I still use X", "is X
-# still there"), not before any verb ("will the agent still start?" asks about behaviour).
-_AVAILABILITY_CUE = re.compile(
-    r"\b(?:availab\w*|support\w*|exists?|removed|included|offered)\b|"
-    r"\bstill\s+(?:\w+\s+)?(?:use|used|usable|availab\w*|support\w*|work|works|exists?|there|have|has|includ\w*|"
-    r"ship\w*|offer\w*|around|possible|allowed|call|run)\b",
-    re.I,
-)
-# Words that say what is asked, not what it is asked about.
-_QUESTION_WORDS = frozenset(
-    """available availability support supports supported still exist exists existing removed included offered
-    work works use used using procedure procedures command commands feature features option options flag
-    flags step steps task page documentation section there anymore longer any version versions release
-    releases""".split()
-)
+# The cues of a comparison (cues.COMPARES), of an availability question (cues.YESNO with
+# cues.AVAILABILITY) and the words that only say what is asked are declared in valid.answer.cues.
 # A sentence that says something is gone or not there answers "no".
 _NEGATION = re.compile(
     r"\b(?:not|no\s+longer|removed|unsupported|cannot|can't|isn't|aren't|doesn't|don't|won't|never)\b|n't\b",
@@ -115,21 +96,20 @@ def with_value_names(question: str, resolution: ScopeResolution, owned, order: S
     return resolution.model_copy(update={"profiles": profiles, "unknown": unknown})
 
 
-def comparison_kind(question: str, resolution: ScopeResolution, owned=None) -> Kind | None:
+def comparison_kind(reading: Reading, resolution: ScopeResolution, owned=None) -> Kind | None:
     """Is this a comparison or availability question, and which?
 
     Availability: a yes/no question with an availability word ("Is X available on G?", "Does G
     support X?", "Can I still use X in G?") about one or more named generations. Comparison: two or
     more generations named (known or not) with a word that compares ("difference", "changed",
-    "vs", "new in", "since"…)."""
-    extra = named_by_values(question, resolution, owned)
+    "vs", "new in", "since"…), as the question's one reading (valid.answer.reading) says."""
+    extra = named_by_values(reading.question, resolution, owned)
     if not resolution.profiles:
         return None
-    last = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()][-1:] or [question]
-    if _YESNO.search(last[0]) and _AVAILABILITY_CUE.search(last[0]):
+    if reading.availability:
         return "availability"
     unknown = [u for u in resolution.unknown if not extra or not owned_values_in(u, MappingOwned(owned) if isinstance(owned, Mapping) else owned)]
-    if len(resolution.profiles) + len(extra) + len(unknown) >= 2 and _COMPARE_CUE.search(question):
+    if len(resolution.profiles) + len(extra) + len(unknown) >= 2 and reading.compares:
         return "difference"
     return None
 
@@ -138,7 +118,7 @@ def search_query(question: str, names: Sequence[str]) -> str:
     """What every side searches for: the question without any generation's names and without the
     words that only say "compare" (they would pull release notes and overviews to the top)."""
     text = without_names(question, names).replace("\x00", " ")
-    text = _COMPARE_CUE.sub(" ", text)
+    text = cues.COMPARES.pattern.sub(" ", text)
     return " ".join(text.split()) or question
 
 
@@ -249,12 +229,9 @@ def difference_rows(
     return [row for *_, row in rows[:max_rows]]
 
 
-_ASKING = frozenset("did does do where what which how when who why new".split())
-
-
 def _keys(text: str) -> set[str]:
     """Terms compared by their first five letters: "creating" and "create", "moved" and "move"."""
-    return {t[:5] for t in terms(text) if t not in _ASKING}
+    return {t[:5] for t in terms(text) if t not in cues.ASKING_WORDS}
 
 
 def _relevance(query: str, candidates: Sequence[Mapping[str, EvidenceChunk]], names: Sequence[str]) -> list[float]:
@@ -330,7 +307,7 @@ def subject_words(question: str, matched: Sequence[str], names: Sequence[str]) -
     text = re.sub(r"(?<=[A-Za-z0-9])[-_/](?=[A-Za-z0-9])", " ", re.sub(r"['’]\w*", "", text))
     for token in re.findall(r"[A-Za-z0-9]+|\x00|[^\sA-Za-z0-9]", text):
         word = token.lower()
-        if not word.isalnum() or word in STOPWORDS or word in _QUESTION_WORDS or word.isdigit():
+        if not word.isalnum() or word in STOPWORDS or word in cues.ASKING_NOT_SUBJECT or word.isdigit():
             if runs[-1]:
                 runs.append([])
             continue

@@ -42,24 +42,18 @@ from typing import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from valid.answer import cues
 from valid.answer.question import question_words
 from valid.answer.scope import resolve_scope
 from valid.answer.models import ScopeResolution
 from valid.contracts import ProfileInfo
 from valid.errors import ValidError
 
-# Words that point back at the previous turn, and openings that continue it.
-REFERRING = frozenset("that it this these those them they there same its their other another".split())
-_CONTINUES = re.compile(r"^\W*(?:and|but|also|so|or|then|what\s+about|how\s+about|same\s+for|and\s+what)\b", re.I)
-# The openings that only continue the conversation, stripped before asking whether what follows is
-# a question of its own; and the words that head one (an interrogative or an inverted auxiliary).
-_OPENING = re.compile(r"^\W*(?:and|but|also|so|or|then|what\s+about|how\s+about|same\s+for)\b\W*", re.I)
-INTERROGATIVES = frozenset(
-    "which what how where when who whom whose why is are was were do does did can could will would should shall "
-    "may might must has have had".split()
-)
-# Words a follow-up uses around a generation name that say nothing about the subject.
-FILLER = frozenset("about also instead then too else ok okay please now again same other another case".split())
+# Words that point back at the previous turn, openings that continue it, the words that head a
+# question of its own and the words around a build's name that say nothing: valid.answer.cues.
+REFERRING = cues.REFERRING.words | cues.POINTING_BACK.words
+INTERROGATIVES = cues.INTERROGATIVES.words
+FILLER = cues.FOLLOW_UP_FILLER.words
 # A composed question never grows past this (a long conversation keeps its most recent subject).
 MAX_QUESTION_CHARS = 1000
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -141,7 +135,7 @@ def follow_up(
         # Only a generation (or nothing): the previous question again, for what this one names.
         asked = f"{subject} {' '.join([*own.matched, *own.unknown])}".strip() if names_scope else subject
         return FollowUp(_bounded(asked), scope, inherited, uses_previous=True)
-    elliptical = (_CONTINUES.search(question) or len(words) == 1) and not asks_its_own(question)
+    elliptical = (cues.OPENING.search(question) or len(words) == 1) and not asks_its_own(question)
     if tokens & REFERRING or elliptical:
         return FollowUp(_bounded(f"{question.strip()} {subject}"), scope, inherited, uses_previous=True)
     return FollowUp(question, scope, inherited, uses_previous=False)
@@ -161,7 +155,7 @@ def asks_its_own(question: str) -> bool:
     conversation ("and", "what about"), an interrogative heads it ("and which flag do I pass?"),
     where an elliptical one is a bare fragment ("and the timeout?")."""
     text = question
-    while (opening := _OPENING.match(text)) and opening.end():
+    while (opening := cues.OPENING.pattern.match(text)) and opening.end():
         text = text[opening.end():]
     first = re.match(r"[a-z]+", text.lstrip().lower())
     return bool(first) and first.group(0) in INTERROGATIVES

@@ -60,7 +60,7 @@ from valid.answer.models import (
 )
 from valid.answer.pricing import cost_usd, require_price
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import acronyms, alternatives, anchors, proper_names, question_kind, question_words, with_default_said
+from valid.answer.reading import Reading, read
 from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
@@ -108,6 +108,7 @@ class _Ask:
 
     question: str
     resolution: ScopeResolution
+    reading: Reading  # what the question asks and is about, read once (valid.answer.reading)
     searched: str  # the question with both forms of the abbreviations it uses
     embedder: _QueryMemo
     stages: dict[str, float]
@@ -207,18 +208,22 @@ class AnswerEngine:
         if among and not resolution.profiles:
             pool = [p for p in (resolution.candidates or among) if p in among] or list(among)
             resolution = resolution.model_copy(update={"candidates": sorted(pool, key=self._order.__getitem__)})
+        # The one reading of the question every stage below is given (valid.answer.reading).
+        reading = self.read(question, resolution)
         # Searched with both forms of the abbreviations it uses ("high-bandwidth memory" and "HBM").
-        searched = self.abbreviations.expand(with_default_said(question))
+        searched = self.abbreviations.expand(reading.said)
         progress("scope", {"scope": list(resolution.profiles), "matched": list(resolution.matched)})
         # Questions about the versions themselves have their own flow (valid.answer.versions_flow).
-        about_versions = read_question(question, resolution, self.profiles, self.versions_catalog)
+        about_versions = read_question(reading, resolution, self.profiles, self.versions_catalog)
         if about_versions is not None:
             return ask_versions(self, question, resolution, about_versions, started, stages)
         # Comparison and availability questions have their own flow (valid.answer.compare_flow).
-        kind = comparison_kind(question, resolution, self.owned)
+        kind = comparison_kind(reading, resolution, self.owned)
         if kind is not None:
             return ask_comparison(self._comparison_context(), question, resolution, kind, started, stages)
-        run = _Ask(question, resolution, searched, _QueryMemo(self.embedder), stages, progress, list(resolution.profiles))
+        run = _Ask(
+            question, resolution, reading, searched, _QueryMemo(self.embedder), stages, progress, list(resolution.profiles)
+        )
         stages["retrieve"] = stages["generate"] = stages["check"] = 0.0
         self.refuse_or_ask(run)
         if not run.outcome:
@@ -226,6 +231,10 @@ class AnswerEngine:
         result = self._result(run, started)
         self.log_question(run, result)
         return result
+
+    def read(self, question: str, resolution: ScopeResolution) -> Reading:
+        """The question's one reading (valid.answer.reading), against the names that chose its scope."""
+        return read(question, self._names(resolution), self.vocabulary.commands)
 
     def _names_of(self, profile: str) -> list[str]:
         """The words that name one profile (its name, labels and their dotted versions)."""
@@ -314,7 +323,7 @@ class AnswerEngine:
         # A generation whose content lacks what the question is about (its flag, a command it
         # does not have) is neither searched for a shared answer nor offered as a choice.
         t = time.perf_counter()
-        relevant = self._answerable_in(run.question, run.resolution, relevant, pool, run.retrievals)
+        relevant = self._answerable_in(run.reading, relevant, pool, run.retrievals)
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not relevant:
             self._refuse_no_content(run)
@@ -343,7 +352,8 @@ class AnswerEngine:
         run.scope = list(pool)
         chunks = shared_chunks(run.retrievals, pool)
         result = self._loop(
-            run.question, run.scope, chunks, run.stages, key="*", matched=run.resolution.matched, progress=run.progress
+            run.question, run.scope, chunks, run.stages, key="*", matched=run.resolution.matched, progress=run.progress,
+            reading=run.reading,
         )
         run.attempts["*"] = result
         if result.answered:
@@ -356,10 +366,10 @@ class AnswerEngine:
             run.gap_issues += [issue] if issue else []
 
     def _offer_choices(self, run: _Ask, pool: list[str], relevant: list[str]) -> None:
-        question, resolution, retrievals = run.question, run.resolution, run.retrievals
+        reading, resolution, retrievals = run.reading, run.resolution, run.retrievals
         # Only the values whose own content may answer are offered. Offering costs the
         # reader one click, so the bar is lower than for answering (docs/answer.md).
-        offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, question, resolution, pool)]
+        offered = [p for p in pool if p in relevant or p in self._near(retrievals, p, reading, pool)]
         # A generation whose best chunks are all shared by every candidate has nothing of its
         # own to answer with: choosing it would give the shared text everyone gets.
         listed = [chunk for p in pool for chunk in retrievals[p].chunks]
@@ -370,13 +380,13 @@ class AnswerEngine:
         owning += [
             p for p in offered
             if p not in owning and any(q in self._peers[p] for q in owning)
-            and self._answers_from_own(question, p, evidence(p), pool)
+            and self._answers_from_own(reading, p, evidence(p), pool)
         ]
         offered = [p for p in offered if p in owning] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
         offered = [
-            p for p in offered if self._states_answer_deeper(question, p, retrievals[p].chunks, lambda p=p: evidence(p))
+            p for p in offered if self._states_answer_deeper(reading, p, retrievals[p].chunks, lambda p=p: evidence(p))
         ] or offered
         # And one another value clearly out-matches on both the question's words and meaning
         # (its releases have a topic on it; this one only shares generic text) is not either.
@@ -405,12 +415,13 @@ class AnswerEngine:
         # text the search already judged not to answer alone (the builds have content of their own
         # here): not agreement. Nor are variants of one chunk (`<id>~<profiles>`): the export split
         # that place because it differs by build, and the part quoted is only what they share.
-        by_line = question_kind(with_default_said(run.question)) in PIECE_KINDS
+        by_line = run.reading.kind in PIECE_KINDS
         same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
         if not agree(list(said.values()), by_line) or same_chunks and not by_line:
             return False
         tried = {
-            p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress) if p in said else chunks
+            p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
+            if p in said else chunks
             for p, (chunks, _) in selected.items()
         }
         run.attempts.update({p: a for p, a in tried.items() if p in said})
@@ -442,14 +453,13 @@ class AnswerEngine:
         """What the reader would get after choosing `profile` (scope resolved with it named): its
         evidence (or why it has none) and the answer the offline answerer selects from it (or None)."""
         resolution = self.resolve_scope(run.question, profile, {})
-        own = _Ask(run.question, resolution, run.searched, run.embedder, run.stages, run.progress, [profile])
-        names = self._names(resolution)
-        about = anchors(run.question, names, self.vocabulary.commands)
-        words = question_words(run.question, [*names, *(a.text for a in about)])
-        chunks = self._in_scope_chunks(own, profile, about, words)
+        # Read against this scope's names (the same reading when they are the same).
+        reading = run.reading.for_names(self._names(resolution), self.vocabulary.commands)
+        own = _Ask(run.question, resolution, reading, run.searched, run.embedder, run.stages, run.progress, [profile])
+        chunks = self._in_scope_chunks(own, profile, reading.anchors, reading.words)
         if isinstance(chunks, _Attempts):
             return chunks, None
-        draft = OfflineExtractive(tuning=self.tuning).generate(self._request(run.question, profile, chunks))
+        draft = OfflineExtractive(tuning=self.tuning).generate(self._request(reading, profile, chunks))
         if not draft.steps:
             return _Attempts(
                 profile=profile,
@@ -461,9 +471,7 @@ class AnswerEngine:
 
     # -- one or more generations: answer each in its own scope ----------------------------------
     def _answer_in_scope(self, run: _Ask) -> None:
-        names = self._names(run.resolution)
-        about = anchors(run.question, names, self.vocabulary.commands)
-        words = question_words(run.question, [*names, *(a.text for a in about)])
+        about, words = run.reading.anchors, run.reading.words
         for profile in run.scope:
             run.attempts[profile] = self._answer_generation(run, profile, about, words)
         answered = [run.attempts[p].answered for p in run.scope if run.attempts[p].answered]
@@ -487,7 +495,8 @@ class AnswerEngine:
         if isinstance(chunks, _Attempts):
             return chunks
         return self._loop(
-            run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress
+            run.question, [profile], chunks, run.stages, key=profile, matched=run.resolution.matched, progress=run.progress,
+            reading=run.reading,
         )
 
     def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:
@@ -495,13 +504,12 @@ class AnswerEngine:
         answer, the refusal that says why."""
         retrieval = self.retrieve_in_scope(run, profile)
         t = time.perf_counter()
-        names = self._names(run.resolution)
         found = assess(
             self.release, profile, [p.name for p in self.profiles], about, words, retrieval.chunks, self.abbreviations,
-            names=proper_names(run.question, names),
-            abbreviated=acronyms(run.question, names),
+            names=list(run.reading.names),
+            abbreviated=list(run.reading.abbreviated),
             peers=self._peers[profile],
-            alternatives=alternatives(run.question),
+            alternatives=list(run.reading.alternatives),
         )
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
@@ -592,7 +600,9 @@ class AnswerEngine:
         )
 
     # -- generate, check, revise: the loop for one answer ------------------------------------------
-    def _loop(self, question, scope: list[str], chunks, stages, key: str, matched=(), progress=None) -> _Attempts:
+    def _loop(
+        self, question, scope: list[str], chunks, stages, key: str, matched=(), progress=None, reading: Reading | None = None
+    ) -> _Attempts:
         progress = progress or _silent
         attempts = _Attempts(profile=key)
         labels = [self._labels[p] for p in scope]
@@ -603,6 +613,7 @@ class AnswerEngine:
             matched=list(matched),
             chunks=list(chunks),
             profiles=[p.name for p in self.profiles],
+            reading=reading,
         )
         for attempt in range(1 + self.max_revisions):
             draft = self.generate(request, attempts, attempt, stages, progress)
@@ -654,29 +665,30 @@ class AnswerEngine:
         )
         return refusal, issue
 
-    def _request(self, question: str, profile: str, chunks) -> GenerationRequest:
+    def _request(self, reading: Reading, profile: str, chunks) -> GenerationRequest:
         """What the offline answerer would be given for one value: its chunks, in its own scope."""
         return GenerationRequest(
-            question=question,
+            question=reading.question,
             scope=[profile],
             labels=[self._labels[profile]],
             chunks=list(chunks),
             profiles=[p.name for p in self.profiles],
+            reading=reading,
         )
 
-    def _states_answer_deeper(self, question: str, profile: str, top, evidence: Callable[[], list]) -> bool:
+    def _states_answer_deeper(self, reading: Reading, profile: str, top, evidence: Callable[[], list]) -> bool:
         """Whether the value's content states an answer, judged on the chunks the answerer would read:
         its top chunks first (usually enough, and cheaper), then its whole evidence (`evidence()`)."""
-        if states_an_answer(self._request(question, profile, top), self.tuning):
+        if states_an_answer(self._request(reading, profile, top), self.tuning):
             return True
         deeper_chunks = evidence()
-        return len(deeper_chunks) > len(top) and states_an_answer(self._request(question, profile, deeper_chunks), self.tuning)
+        return len(deeper_chunks) > len(top) and states_an_answer(self._request(reading, profile, deeper_chunks), self.tuning)
 
-    def _answers_from_own(self, question: str, profile: str, chunks: list, pool) -> bool:
+    def _answers_from_own(self, reading: Reading, profile: str, chunks: list, pool) -> bool:
         """The line the answerer would quote from this value's evidence (`chunks`) comes from a chunk
         of its own (not shared by every value of the pool): its best chunks are shared, but what
         answers sits below them (a limits table under the shared troubleshooting topics)."""
-        cited = answering_chunk(self._request(question, profile, chunks), self.tuning)
+        cited = answering_chunk(self._request(reading, profile, chunks), self.tuning)
         return cited is not None and any(c.id == cited and not set(pool) <= set(c.scope) for c in chunks)
 
     def _evidence(self, retrieval: RetrievalOutcome, also: Sequence = ()) -> list:
@@ -689,13 +701,10 @@ class AnswerEngine:
             chunks += [c for c in deeper(self.release, retrieval, extra) if all(c.id != k.id for k in chunks)]
         return chunks
 
-    def _answerable_in(self, question, resolution, profiles, pool, retrievals) -> list[str]:
-        names = self._names(resolution)
-        about = anchors(question, names, self.vocabulary.commands)
-        words = question_words(question, [*names, *(a.text for a in about)])
-        asked_names = proper_names(question, names)
-        abbreviated = acronyms(question, names)
-        offered_alternatives = alternatives(question)
+    def _answerable_in(self, reading: Reading, profiles, pool, retrievals) -> list[str]:
+        about, words = list(reading.anchors), list(reading.words)
+        asked_names, abbreviated = list(reading.names), list(reading.abbreviated)
+        offered_alternatives = list(reading.alternatives)
         kept = []
         for p in profiles:
             found = assess(
@@ -709,11 +718,11 @@ class AnswerEngine:
                 kept.append(p)
         return kept
 
-    def _near(self, retrievals, profile, question, resolution, pool) -> list[str]:
+    def _near(self, retrievals, profile, reading: Reading, pool) -> list[str]:
         """[profile] when its retrieval misses the floors but comes close enough to offer it as a choice."""
         if (retrievals[profile].best_similarity or 0.0) < self.tuning.choice_floor:
             return []
-        return self._answerable_in(question, resolution, [profile], pool, retrievals)
+        return self._answerable_in(reading, [profile], pool, retrievals)
 
     def _names(self, resolution: ScopeResolution) -> list[str]:
         """Every word that names a generation: they choose the scope and are never what is asked about."""

@@ -30,9 +30,11 @@ from functools import lru_cache
 from dataclasses import dataclass, replace
 
 from valid.tokens import NUMBER_WORDS, scan
+from valid.answer import cues
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, asks, asks_default, asks_for_code, asks_lifecycle, asks_status, asks_where, content_words, counted, defining_row, kind_of_noun, question_kind, with_default_said
+from valid.answer.question import anchor_in, anchors, content_words, defining_row
+from valid.answer.reading import read
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 from valid.answer.tuning import BUILT_IN, Tuning
 
@@ -65,8 +67,8 @@ _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 # A name in running text: a capitalised word that does not start its sentence (JAX, PyTorch).
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")
-# Question words whose value is a name rather than a number or code.
-_NAMED_VALUE = frozenset(map(stem, "format formats encoding protocol algorithm language".split()))
+# Question words whose value is a name rather than a number or code (cues.NAMED_VALUE), as stems.
+_NAMED_VALUE = frozenset(map(stem, cues.NAMED_VALUE.words))
 PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
 _PIECE_KINDS = PIECE_KINDS
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
@@ -213,7 +215,7 @@ def _measured_units(head: str | None, question: str) -> frozenset[str]:
     """The units a measured quantity is stated in, when what the question measures is itself a
     family's word ("how much memory", "the ICI bandwidth"). Not for counted things: "how many
     times" counts occurrences, not a duration."""
-    if head is None or re.search(r"\bhow\s+many\b", question, re.I):
+    if head is None or cues.HOW_MANY.search(question):
         return frozenset()
     return _family_units({head})
 
@@ -235,6 +237,7 @@ class Asked:
     sorted_noun: str | None = None  # the stem of the noun a "what kinds of" question sorts
     lifecycle: bool = False  # asks whether a thing still works, is going away or was removed
     asks_status: bool = False  # asks outright whether it is deprecated or removed
+    sub_questions: tuple[str, ...] = ()  # the questions it asks, in order (the reading's)
 
     def without_names(self, text: str) -> str:
         return self.names.sub(_unless_another_product, text) if self.names is not None else text
@@ -249,23 +252,27 @@ def _unless_another_product(match: re.Match) -> str:
 
 
 def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
+    """What the answerer needs of the question: the engine's one reading of it (request.reading;
+    read here when the request was built without one, or asks another question, a sub-question),
+    with the terms and anchors of this request's own scope names and evidence."""
+    reading = request.reading if request.reading is not None and request.reading.question == request.question else read(request.question)
     names = [*request.scope, *request.labels, *request.matched]
     # "the Trillium generation", "Corvane 2.0 release": the noun after a name is part of the name.
     names += [
         m.group(0)
         for name in request.matched
-        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+(?:generation|release|version|edition|series)s?\b", request.question, re.I)
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}\s+{cues.VERSION_NOUN}\b", request.question, re.I)
     ]
     # A default asked in several words ("if I don't specify one") is read as "by default": its
     # words are not what the answer must say, and a default is one value.
-    said = with_default_said(request.question)
+    said = reading.said
     wanted = with_typos_resolved(content_words(said, names), vocabulary) - _name_terms(names)
-    if asks_default(request.question):
+    if reading.asks_default:
         wanted |= {"default"}  # "unless I change it", "out of the box": the value is the default
     versions = {v for n in names for v in re.findall(r"\d+(?:\.\d+)+", n)}
     spelled = sorted({n for n in [*names, *versions] if n.strip()}, key=len, reverse=True)
     pattern = re.compile("|".join(rf"(?<![\w.-]){re.escape(n)}(?![\w-]|\.\d)" for n in spelled), re.I) if spelled else None
-    head = counted(request.question)
+    head = reading.counted
     if head is not None:
         # A misspelt head ("chpis") is read as the word of the evidence one edit away ("chips").
         written = set(re.findall(r"[a-z0-9]+", " ".join(c.title + " " + c.text for c in request.chunks).lower()))
@@ -273,12 +280,14 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
             head = min(with_typos_resolved({head}, written) - {head}, default=head)
         head = stem(head)
     return Asked(
-        question_kind(said), frozenset(wanted), tuple(anchors(request.question, names)), pattern,
-        counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question), wants_code=asks_for_code(request.question),
-        location=asks_where(request.question),
-        sorted_noun=stem(kind_of_noun(request.question) or "") or None,
-        lifecycle=asks_lifecycle(request.question),
-        asks_status=asks_status(request.question),
+        reading.kind, frozenset(wanted), tuple(anchors(request.question, names)), pattern,
+        counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question),
+        wants_code=reading.wants_code,
+        location=reading.location,
+        sorted_noun=stem(reading.sorted_noun or "") or None,
+        lifecycle=reading.lifecycle,
+        asks_status=reading.asks_status,
+        sub_questions=reading.sub_questions,
     )
 
 
@@ -558,7 +567,7 @@ class OfflineExtractive:
         # "Where is the file, and what format is it in?": each further question brings its own
         # best unit, or the steps would answer the first question only. At most max_steps of them:
         # each ranks every unit again, so a text of a thousand questions must not cost a thousand rankings.
-        for sub in asks(request.question)[1 : 1 + self.max_steps]:
+        for sub in asked.sub_questions[1 : 1 + self.max_steps]:
             extra = self._best_unit(request.model_copy(update={"question": sub}), rejected, chosen)
             if extra is not None:
                 chosen.append(extra)

@@ -18,6 +18,7 @@ from typing import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from valid.answer.models import Draft, EvidenceChunk, StepFailure
+from valid.answer.reading import Reading
 
 PROMPT_VERSION = "answer-prompt/2"
 
@@ -53,6 +54,9 @@ class GenerationRequest(BaseModel):
     previous: Draft | None = None
     failures: list[StepFailure] = []
     attempt: int = 1
+    # The question's one reading (valid.answer.reading), when the engine read it: what is asked, read
+    # once for every stage. Not sent to any model; the offline answerer reads the kind from it.
+    reading: Reading | None = None
 
 
 def fence_token(chunks: Sequence[EvidenceChunk]) -> str:

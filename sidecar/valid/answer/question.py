@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
+from valid.answer import cues
 from valid.answer.text import STOPWORDS, stem, terms, with_typos_resolved
 
 # The longest question VALID reads, in characters: `valid serve`'s default bound
@@ -65,12 +66,6 @@ _HAS_ALPHA = re.compile(r"[A-Za-z]")
 # treats them as code: "the partial-resize command", "run corvane-agent convert-config". Such an
 # anchor is also satisfied by its words (a one-letter slip allowed) appearing in one chunk.
 _PROSE_COMPOUND = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-_CODE_WORDS = frozenset(
-    """command commands subcommand subcommands flag flags option options function functions method methods api apis
-    parameter parameters argument arguments field fields property properties class classes endpoint endpoints
-    module modules package packages resource resources setting settings variable variables run running execute
-    call invoke type""".split()
-)
 _NUMBER_UNIT = re.compile(r"^\d+(?:[.,]\d+)*[a-z]{0,3}$", re.I)  # "2x", "8", "32gb": quantities, not names
 
 
@@ -121,10 +116,6 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
     return [anchor for start, anchor in sorted(found, key=lambda item: item[0]) if not _example(question, start, anchor)]
 
 
-# "skip node_modules and such", "files like *.tmp", "such as .git": an example of what is asked
-# about, which the documentation need not name.
-_EXAMPLE_BEFORE = re.compile(r"\b(?:like|such\s+as|e\.g\.?|for\s+example|for\s+instance|say)$", re.I)
-_EXAMPLE_AFTER = re.compile(r"[`'\"”]?[\s,]*(?:and|or)\s+(?:such|the\s+like|similar|so\s+on|others)\b|[`'\"”]?[\s,]*etc\b", re.I)
 _EXAMPLE_WINDOW = 40  # characters before an anchor (and its separators) that can hold "for instance"
 
 
@@ -135,8 +126,8 @@ def _example(question: str, start: int, anchor: Anchor) -> bool:
     cut = start
     while cut > 0 and question[cut - 1] in " \t\r\n\f\v,:":
         cut -= 1
-    before = _EXAMPLE_BEFORE.search(question, max(0, cut - _EXAMPLE_WINDOW), cut)
-    return bool(before or _EXAMPLE_AFTER.match(question, end))
+    before = cues.EXAMPLE_BEFORE.search(question, max(0, cut - _EXAMPLE_WINDOW), cut)
+    return bool(before or cues.EXAMPLE_AFTER.pattern.match(question, end))
 
 
 def _command_lines(question: str, commands: Iterable[str]) -> list[tuple[int, int, str]]:
@@ -184,7 +175,7 @@ class _Words:
         before = bisect.bisect_right(self._ends, match.start())
         after = bisect.bisect_left(self._starts, match.end())
         near = self._spans[max(0, before - 3) : before] + self._spans[after : after + 3]
-        return any(word in _CODE_WORDS for _, _, word in near)
+        return any(word in cues.CODE_WORDS for _, _, word in near)
 
 
 # A sentence ends at ".", "!" or "?" and a space, but not after an abbreviation that goes on
@@ -255,55 +246,8 @@ def anchor_in(anchor: Anchor, text: str) -> bool:
 
 # -- kinds ----------------------------------------------------------------------------------------
 
-_COUNT = re.compile(
-    r"\b(?:how\s+(?:many|much|large|big|long|fast|often)|number\s+of|count\s+of|"
-    r"what(?:'s|\s+is|\s+are)\s+the\s+(?:size|number|amount|capacity|limit|maximum|minimum|max|min|"
-    r"largest|smallest|biggest|longest|shortest|highest|lowest|most|fewest))\b",
-    re.I,
-)
-# Nouns that name a measured quantity: "what is the ICI bandwidth" asks for a number with a unit.
-QUANTITY_NOUNS = frozenset(
-    "memory ram hbm storage capacity size bandwidth throughput speed rate timeout duration latency limit interval".split()
-)
-_WHAT_QUANTITY = re.compile(
-    # Greedy: the last quantity noun of the phrase is what is measured ("the HBM memory bandwidth").
-    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:[\w-]+\s+){0,3}(" + "|".join(sorted(QUANTITY_NOUNS)) + r")\b", re.I
-)
-_INTERROGATIVE = re.compile(r"\b(?:what|which|how|where|when|who|why|is|are|does|do|can|could|should)\b", re.I)
-# A question written as a noun phrase ("path of the config file for 2.4.1", "trillium hbm capacity").
-_COUNT_NOUNS = frozenset("capacity size limit limits maximum minimum count number amount".split())
-_PROCEDURE = re.compile(r"\b(?:how\s+(?:do|can|should|would)\s+(?:i|we|you)|how\s+to|steps?\s+(?:to|for)|procedure|walk\s+me\s+through)\b", re.I)
-_YESNO = re.compile(r"^\s*(?:(?:so|and|but|also|ok|okay)[,\s]+)?(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were)\b(?!\s+(?:i|we|you)\s+(?:need\s+to\s+)?(?:do|use|pass|set|run|create)\b)", re.I)
-_WHERE = re.compile(
-    # "Where is…", or a question naming the location it wants ("config file path?", "the file's location").
-    r"\bwhere\s+(?:is|are|does|do|did|can|should|will|would)\b|\b(?:file|directory|folder)(?:'s)?\s+(?:path|location)\b|"
-    # "Which configuration file does it read?": a file is named by its path.
-    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:file|directory|folder)\b(?!\s+(?:format|type|size|name))",
-    re.I,
-)
-_VALUE = re.compile(r"\b(?:which|what(?:'s|\s+is|\s+are)?)\b", re.I)
-# The things whose answer is a value written in code form or as an exact string: "which zone",
-# "what is the default", "which --version flag value". (Which frameworks, which regions are
-# names: "other".)
-_VALUE_NOUNS = frozenset(
-    """version versions flag flags value values zone zones region regions command commands id ids port ports path
-    paths url urls default defaults setting settings option options parameter parameters argument arguments image
-    images key keys endpoint endpoints variable variables format formats type types limit limits syntax signature
-    name names""".split()
-)
-
-
-_EXPLAIN = re.compile(r"\bwhat\s+(?:does|do|did)\b.*\b(?:do|mean|for)\b|\bwhat\s+is\s+(?:a|an|the\s+purpose)\b|\bwhy\b", re.I)
-# "Which frameworks", "what ML libraries", "IRONWOOD frameworks?": a plural noun asked for by name.
-# "which frameworks", "what regions": a plural noun (not "torus", "status", "access").
-_NAMES = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?\w{2,}[^\Wus]s\b|^\W*(?:\w+\W+){0,2}\w{2,}[^\Wus]s\W*$", re.I)
-# "What happens if…", "what changes when…": a verb after "what", not a plural noun asking for names
-# (a noun is followed by its verb: "what regions are…").
-_WHAT_VERB = re.compile(r"^\W*what\s+\w+s\s+(?:if|when|in|to|on|after|before|during|while|with|the|a|an)\b", re.I)
-# "What kind of torus", "which type of disk": a value from a set of alternatives.
-_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\b", re.I)
-# What a value question asks for is code itself: the command, its syntax, a snippet.
-_CODE_ASKED = frozenset("command commands syntax signature snippet script invocation".split())
+# The cues of each kind are declared in valid.answer.cues, with examples.
+QUANTITY_NOUNS = cues.QUANTITY_NOUNS.words
 
 
 def question_kind(question: str) -> Kind:
@@ -314,82 +258,65 @@ def question_kind(question: str) -> Kind:
     sentences = [s for s in _SENTENCE_BREAK.split(question.strip()) if s.strip()]
     asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences or [question]
     text = asking[-1]
-    if _COUNT.search(text) or _WHAT_QUANTITY.search(text):
+    if cues.COUNT.search(text) or cues.WHAT_QUANTITY.search(text):
         return "count"
-    if _PROCEDURE.search(text):
+    if cues.PROCEDURE.search(text):
         return "procedure"
-    if _YESNO.search(text):
+    if cues.YESNO.search(text):
         return "yesno"
-    if _KIND_OF.search(text):
+    if cues.KIND_OF.search(text):
         return "value"
-    if _WHERE.search(text):
+    if cues.WHERE.search(text):
         return "value"  # a location: a path, a URL, a zone
-    if _VALUE.search(text) and not _EXPLAIN.search(text) and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & _VALUE_NOUNS):
+    if (
+        cues.VALUE.search(text)
+        and not cues.EXPLAIN.search(text)
+        and (_FLAG.search(text) or set(re.findall(r"[a-z]+", text.lower())) & cues.VALUE_NOUNS.words)
+    ):
         return "value"
-    if _NAMES.search(text) and not _WHAT_VERB.search(text):
+    if cues.NAMES.search(text) and not cues.WHAT_VERB.search(text):
         return "names"
-    if not _INTERROGATIVE.search(text):
-        words = set(re.findall(r"[a-z]+", text.lower()))
-        if words & _COUNT_NOUNS:
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    if not words & cues.INTERROGATIVES.words:
+        if words & cues.COUNT_NOUNS.words:
             return "count"
-        if words & _VALUE_NOUNS:
+        if words & cues.VALUE_NOUNS.words:
             return "value"
     return "other"
 
 
-# "Will it keep working?", "is it going away?", "still supported?", "did they kill it?": whether a
-# thing lives on in this release.
-_LIFECYCLE = re.compile(
-    r"\b(?:keep|still)\s+(?:work|working|works|supported|around|available|accepted|there)\b|\bgoing\s+away\b|"
-    r"\bdeprecat\w*|\b(?:been\s+)?removed\b|\bphased?\s+out\b|\bkill(?:ed)?\s+(?:it|off)\b|\bstill\s+exists?\b",
-    re.I,
-)
-
-
 def asks_lifecycle(question: str) -> bool:
     """The question asks whether a thing still works, is deprecated or was removed."""
-    return bool(_LIFECYCLE.search(question))
+    return bool(cues.LIFECYCLE.search(question))
 
 
 def asks_status(question: str) -> bool:
     """The question asks outright whether a thing is deprecated or removed (a notice saying so is
     a Yes); "will it keep working?" does not."""
-    return bool(re.search(r"\bdeprecat\w*|\bremoved\b", question, re.I))
+    return bool(cues.STATUS.search(question))
 
 
 def asks_where(question: str) -> bool:
     """A where-question: its answer is a location (a path, a file, a URL)."""
-    return bool(_WHERE.search(question))
-
-
-_DEFAULT_ASKED = re.compile(
-    r"\b(?:unless|until|if|when)\s+(?:i|we|you|they)\s+(?:change|set|raise|lower|override|configure|touch)\b"
-    r"(?:\s+(?:it|that|this|them|anything))?|"
-    r"\bif\s+(?:i|we|you)\s+(?:leave|(?:don't|do\s+not)\s+(?:change|set|touch|specify|pick|choose|pass|give))\b"
-    r"(?:\s+(?:it|that|this|them|anything|one|a\s+value))?|"
-    r"\bunless\s+(?:told|instructed|specified|stated|configured|set)\s+otherwise\b|"
-    r"\bunless\s+(?:i|we|you)\s+(?:say|specify|choose|pick|tell\s+it)\s+otherwise\b|"
-    r"\bout\s+of\s+the\s+box\b|\bleft\s+(?:alone|unset|as\s+is)\b|\bwithout\s+(?:changing|setting|configuring)\b",
-    re.I,
-)
+    return bool(cues.WHERE.search(question))
 
 
 def asks_default(question: str) -> bool:
     """The question asks for a default without the word: "how many run unless I change it", "out of
     the box", "if I leave the setting alone"."""
-    return bool(_DEFAULT_ASKED.search(question))
+    return bool(cues.DEFAULT_ASKED.search(question))
 
 
 def with_default_said(question: str) -> str:
     """The question with a default asked for in several words said as one ("how many run unless I
     change it" → "how many run by default"): what retrieval searches, so the phrase's words
     (unless, change) neither dilute the coverage of the question's words nor pull in other text."""
-    return _DEFAULT_ASKED.sub("by default", question)
+    return cues.DEFAULT_ASKED.pattern.sub("by default", question)
 
 
 def asks_for_code(question: str) -> bool:
     """The question wants a command or code as its answer ("give me the gcloud command to…")."""
-    return bool(set(re.findall(r"[a-z]+", question.lower())) & _CODE_ASKED)
+    return bool(set(re.findall(r"[a-z]+", question.lower())) & cues.CODE_ASKED.words)
 
 
 def content_words(question: str, ignore: Iterable[str] = ()) -> set[str]:
@@ -410,18 +337,10 @@ def question_words(question: str, ignore: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in ignored and stem(w) not in ignored))
 
 
-_HEAD_AFTER = re.compile(
-    r"\b(?:how\s+(?:many|much)|number\s+of|count\s+of|what(?:'s|\s+is|\s+are)\s+the(?:\s+\w+)?\s+(?:number|amount)\s+of)\s+"
-    r"((?:[\w-]+\s+){0,3}?[\w-]+)(?=\s+(?:does|do|did|is|are|was|were|can|could|will|would|should|per|in|on|of|for|"
-    r"with|at|from|to|each|there|you|i|we|my|a|an|the)\b|\s*[?.!,]|\s*$)",
-    re.I,
-)
-
-
 def counted(question: str) -> str | None:
     """The noun a count question counts, as written (lower case): "How many NUMA nodes does…" →
     nodes; "how much HBM" → hbm; "What is the ICI bandwidth per chip" → bandwidth."""
-    match = _HEAD_AFTER.search(question)
+    match = cues.COUNTED.search(question)
     if match:
         words = [w for w in re.findall(r"[a-z0-9]+", match.group(1).lower()) if w not in STOPWORDS]
         # "How many chips make up a Pod": what is counted is plural; the words after it are a verb.
@@ -429,27 +348,20 @@ def counted(question: str) -> str | None:
         if "many" in match.group(0).lower() and plural:
             return plural[-1]
         return words[-1] if words else None
-    match = _WHAT_QUANTITY.search(question)
+    match = cues.WHAT_QUANTITY.search(question)
     return match.group(1).lower() if match else None
-
-
-# A second question joined to the first: "Where is the file, and what format is it in?"
-_NEXT_ASK = re.compile(
-    r",?\s+and\s+(?=(?:what|which|where|when|how|who|whether|is|are|does|do|can)\b)|(?<=\?)\s+(?=\S)", re.I
-)
-_REFERS = re.compile(r"\b(?:it|its|they|them|their|that|this|these|those)\b", re.I)
 
 
 def asks(question: str) -> list[str]:
     """The questions a question asks, in order: one, or several joined by "and what…", "? How…".
     A later one that refers back ("what format is it in") carries the first one's words."""
-    parts = [p.strip(" ,") for p in _NEXT_ASK.split(question) if p and p.strip(" ,?")]
+    parts = [p.strip(" ,") for p in cues.NEXT_ASK.pattern.split(question) if p and p.strip(" ,?")]
     if len(parts) < 2 or any(not content_words(p) for p in parts):
         return [question]
     first = parts[0]
     # Its words only: the first question's "where" or "how many" would change what this one asks.
     about = " ".join(w for w in re.findall(r"[\w][\w.'-]*", first) if w.lower() not in STOPWORDS)
-    return [first, *(f"{p} ({about})" if _REFERS.search(p) else p for p in parts[1:])]
+    return [first, *(f"{p} ({about})" if cues.REFERRING.holds(p) else p for p in parts[1:])]
 
 
 def _name_words(names: Iterable[str]) -> set[str]:
@@ -502,10 +414,7 @@ def alternatives(question: str) -> list[frozenset[str]]:
     return groups
 
 
-_KIND_OF_NOUN = re.compile(r"\b(?:what|which)\s+(?:kind|kinds|type|types|sort|sorts)\s+of\s+([A-Za-z][\w-]*)", re.I)
-
-
 def kind_of_noun(question: str) -> str | None:
     """The noun a "what kind of" question sorts ("what kinds of models" → models), lower case."""
-    match = _KIND_OF_NOUN.search(question)
-    return match.group(1).lower() if match else None
+    match = cues.KIND_OF.search(question)
+    return match.group(1).lower() if match and match.group(1) else None

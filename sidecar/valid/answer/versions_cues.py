@@ -5,68 +5,29 @@ flow then checks what the kind needs (valid.answer.versions_flow): a catalog que
 count, latest, oldest, exists) asks about nothing but the versions, a "what changed in" question
 names exactly one version, a since / until / same question has a subject left once its cue and
 the versions' names are taken out. The words come from how readers ask about releases in
-general, never from one doc set's questions (tests/test_versions_cues.py holds examples that must
-and must not match).
+general, never from one doc set's questions (valid.answer.cues declares them with examples that
+must and must not match; tests/test_versions_cues.py and tests/test_question_cues.py run them).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from valid.answer import cues
+from valid.answer.cues import VersionsKind
 
-VersionsKind = Literal["list", "count", "latest", "oldest", "exists", "since", "until", "changed", "same"]
 
-# What a doc set's versions are called.
-_NOUN = r"(?:versions?|releases?|generations?|editions?|builds?)"
-_SOME = r"(?:[\w.'’-]+\s+){0,4}"  # a few words in between ("the Corvane CLI", "of the agent")
-_ALL = r"(?:every|all|each|any)"
-
-# (kind, pattern), tried in order: the more specific cues first.
-CUES: tuple[tuple[VersionsKind, str], ...] = (
-    ("same", rf"\bsame\s+(?:[\w-]+\s+){{0,2}}(?:in|on|for|across|between)\s+{_ALL}\b"),
-    ("same", rf"\b(?:in|on|for|across)\s+{_ALL}\s+{_SOME}{_NOUN}\b.*\bsame\b"),
-    ("same", rf"\bchang\w*\s+(?:between|across)\s+{_SOME}{_NOUN}\b\s*\?*$"),
-    ("since", r"\bsince\s+(?:which|what|when)\b"),
-    ("since", rf"\b(?:starting|beginning)\s+(?:with|from|in)\s+(?:which|what)\b"),
-    ("since", rf"\bfrom\s+(?:which|what)\s+{_SOME}{_NOUN}\s+on\b"),
-    ("since", rf"\b(?:which|what)\s+{_SOME}{_NOUN}\b.*\b(?:added|introduced|brought|first)\b"),
-    ("since", r"\bwhen\s+(?:was|were|did|has|have)\b.*\b(?:introduced|added|appear\w*|first)\b"),
-    ("until", r"\buntil\s+(?:which|what|when)\b"),
-    ("until", r"\bup\s+(?:to|until)\s+(?:which|what)\b"),
-    ("until", rf"\b(?:which|what)\s+{_SOME}{_NOUN}\b.*\b(?:removed|dropped|deprecated|retired)\b"),
-    ("until", r"\bwhen\s+(?:was|were|did|has|have)\b.*\b(?:removed|dropped|deprecated|retired)\b"),
-    ("until", rf"\blast\s+{_NOUN}\s+(?:with|that|to|where)\b"),
-    ("changed", r"\bwhat(?:'s|’s|\s+is|\s+was)?\s+(?:changed|new|different)\s+in\b"),
-    ("changed", r"\bwhat\s+(?:did|does)\s+.+\s+change\b"),
-    ("changed", r"\b(?:changes|release\s+notes|changelog)\s+(?:in|of|for)\b"),
-    ("count", rf"\bhow\s+many\s+{_SOME}{_NOUN}\b"),
-    ("latest", rf"\b(?:latest|newest|most\s+recent|current|last)\s+{_SOME}{_NOUN}\b"),
-    ("oldest", rf"\b(?:oldest|earliest|first)\s+{_SOME}{_NOUN}\b"),
-    ("list", rf"\b(?:which|what|list)\s+{_SOME}{_NOUN}\b"),
-    ("exists", r"^\s*(?:is|are|does|do|did|was|were|has|have)\b.*\b(?:exists?|documented|covered|cover|there\s+an?|docs?\s+for|documentation\s+for|know\s+about)\b"),
-)
-_COMPILED = tuple((kind, re.compile(pattern, re.I)) for kind, pattern in CUES)
+# (kind, pattern), tried in order: the more specific cues first. Declared, with examples, in the one
+# table of question cues (valid.answer.cues.VERSIONS).
+CUES: tuple[tuple[VersionsKind, str], ...] = tuple((kind, c.pattern.pattern) for kind, c in cues.VERSIONS)
 CATALOG_KINDS = frozenset({"list", "count", "latest", "oldest", "exists"})
-
 # Words that only say what is asked about the versions, never what it is asked about.
-FILLER = frozenset(
-    """version versions release releases generation generations edition editions build builds which what when
-    since until starting beginning first last latest newest oldest earliest recent current most many how
-    added introduced brought removed dropped deprecated retired appear appeared appears documented document
-    documentation docs doc cover covered covers covering exist exists exists existed available availability
-    support supports supported there here these this those know about list same every all each any across
-    changed change changes new different between mention mentions mentioned still up to from on in is are
-    was were does do did has have can could i you we it be the a an of for with by at use used using need
-    needed needs required require requires release notes changelog compared compare before after it its
-    previous prior one option options flag flags command commands feature features parameter parameters
-    read accepted allowed usable offered included shipped""".split()
-)
+FILLER = cues.VERSIONS_FILLER.words
 
 
 def versions_kind(question: str) -> VersionsKind | None:
     """The kind of versions question the first matching cue says, or None."""
-    for kind, pattern in _COMPILED:
-        if pattern.search(question):
+    for kind, cue in cues.VERSIONS:
+        if cue.search(question):
             return kind
     return None
 

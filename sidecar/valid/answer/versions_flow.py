@@ -50,7 +50,8 @@ from valid.answer.versions import (
 )
 from valid.answer.asked import AskResult, ms
 from valid.answer.versions_catalog import Catalog, Product
-from valid.answer.versions_cues import subject_runs, versions_kind
+from valid.answer.reading import Reading
+from valid.answer.versions_cues import subject_runs
 
 
 SUBJECT_DEPTH = 8  # BM25 hits per build for the subject of a since / until / same question
@@ -84,9 +85,10 @@ def _without_product_words(runs: list[list[str]], product_words) -> list[list[st
     return [run for run in runs if not product_only(run)]
 
 
-def read_question(question: str, resolution: ScopeResolution, profiles, catalog: Catalog) -> VersionsQuestion | None:
-    """A versions question, when the cue table says so and the question has what its kind needs."""
-    kind = versions_kind(question)
+def read_question(reading: Reading, resolution: ScopeResolution, profiles, catalog: Catalog) -> VersionsQuestion | None:
+    """A versions question, when the question's reading says so (cues.VERSIONS) and the question has
+    what its kind needs."""
+    kind, question = reading.versions_kind, reading.question
     if kind is None:
         return None
     product_words = naming_pattern(profiles).product_words
