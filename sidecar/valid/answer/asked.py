@@ -1,15 +1,18 @@
-"""What both answer flows (decide, compare_flow) share about one ask: its result and its clocks.
+"""What the answer flows (decide, compare_flow, versions_flow) share about one ask: its result, its
+clocks, and the narrow view of the engine the comparison and versions flows run with.
 
-Below both flows, so neither imports the other for them: decide runs the comparison flow, and the
-comparison flow returns the same AskResult.
+Below every flow, so none imports another for them: decide runs the comparison and versions flows,
+gives them a FlowContext, and they return the same AskResult.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
 
-from valid.answer.models import AnswerObject
+from valid.answer.models import AnswerObject, ScopeResolution
+from valid.answer.tuning import Tuning
 
 
 class QueryMemo:
@@ -34,6 +37,33 @@ class AskResult:
     degraded_reasons: list[str]
     stages_ms: dict[str, float]
     log_id: int | None = None
+
+
+@dataclass(frozen=True)
+class FlowContext:
+    """What the comparison and versions flows need of the engine that runs them, and nothing else:
+    the engine (valid.answer.decide.AnswerEngine) builds one per question, so these flows read none
+    of its private members and do not import its module."""
+
+    release: Any
+    release_id: str
+    profiles: Sequence[Any]
+    labels: Mapping[str, str]  # each profile's display name
+    owned: Any  # the owned-value lookup the checks use
+    embedder: Any
+    generator: Any
+    words: Mapping[str, str]  # the doc set's reader-facing sentences (valid.wording)
+    published: Any
+    abbreviations: Any
+    tuning: Tuning
+    versions_catalog: Any  # the products and their versions in order (valid.answer.versions_catalog)
+    names_of: Callable[[str], list[str]]  # the words that name one profile
+    run_record: Callable[[int, int, int, float], Any]
+    # The refusal for generations the docs do not cover, and its gap issue.
+    unknown_refusal: Callable[[str, ScopeResolution], tuple[Any, str | None]]
+    # The question log's row for this answer, and where it is written (None: no log kept).
+    log_row: Callable[..., dict]
+    log_question: Callable[[dict], Any] | None
 
 
 def ms(since: float) -> float:

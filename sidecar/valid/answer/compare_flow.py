@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
 
 from valid.index.groups import Groups, build_groups, generation_names
 
@@ -41,40 +40,14 @@ from valid.answer.compare import (
 )
 from valid.answer.models import AnswerObject, ComparisonRow, EvidenceChunk, ScopeResolution
 from valid.answer.retrieve import chunks_by_id, evidence_chunk, retrieve_in_scope
-from valid.answer.tuning import Tuning
 
-from valid.answer.asked import AskResult, QueryMemo, ms
-
-
-@dataclass(frozen=True)
-class ComparisonContext:
-    """What the comparison flow needs of the engine that runs it, and nothing else: the engine
-    (valid.answer.decide.AnswerEngine) builds one per question, so this flow reads none of its
-    private members and does not import its module."""
-
-    release: Any
-    release_id: str
-    profiles: Sequence[Any]
-    labels: Mapping[str, str]  # each profile's display name
-    owned: Any  # the owned-value lookup the checks use
-    embedder: Any
-    generator: Any
-    words: Mapping[str, str]  # the doc set's reader-facing sentences (valid.wording)
-    published: Any
-    abbreviations: Any
-    tuning: Tuning
-    run_record: Callable[[int, int, int, float], Any]
-    # The refusal for generations the docs do not cover, and its gap issue.
-    unknown_refusal: Callable[[str, ScopeResolution], tuple[Any, str | None]]
-    # The question log's row for this answer, and where it is written (None: no log kept).
-    log_row: Callable[..., dict]
-    log_question: Callable[[dict], Any] | None
+from valid.answer.asked import AskResult, FlowContext, QueryMemo, ms
 
 
 SUBJECT_DEPTH = 5  # BM25 hits per side for an availability question's subject
 TITLE_DEPTH = 20  # BM25 hits, over every generation, whose titles may name the subject
 
-__all__ = ["ComparisonContext", "ask_comparison", "comparison_kind"]
+__all__ = ["ask_comparison", "comparison_kind"]
 
 
 def _groups(release) -> Groups:
@@ -84,7 +57,7 @@ def _groups(release) -> Groups:
     return build_groups(release.get_chunks(release.all_chunk_ids()), release.header.profiles)
 
 
-def ask_comparison(engine: ComparisonContext, question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> AskResult:
+def ask_comparison(engine: FlowContext, question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> AskResult:
     """Answer a comparison or availability question: scope, retrieve per side, rows, writer, check, log."""
 
     resolution = with_value_names(question, resolution, engine.owned, [p.name for p in engine.profiles])
@@ -132,7 +105,7 @@ def _every_name(names: dict[str, list[str]], resolution: ScopeResolution) -> lis
     return sorted({n for ns in names.values() for n in ns} | set(resolution.matched), key=lambda n: (-len(n), n))
 
 
-def _side_query(engine: ComparisonContext, question: str, every_name: list[str]) -> str:
+def _side_query(engine: FlowContext, question: str, every_name: list[str]) -> str:
     # Every side searches for the same thing: the question without any generation's names.
     query = search_query(question, every_name)
     if engine.abbreviations is not None:  # both forms of an abbreviation the doc set defines, as answers search
@@ -140,7 +113,7 @@ def _side_query(engine: ComparisonContext, question: str, every_name: list[str])
     return query
 
 
-def _unknown_refusal(engine: ComparisonContext, question: str, resolution: ScopeResolution):
+def _unknown_refusal(engine: FlowContext, question: str, resolution: ScopeResolution):
     """The refusal for a generation the docs do not cover (None when every one is known), and its gap issues."""
     if not resolution.unknown:
         return None, []
@@ -148,7 +121,7 @@ def _unknown_refusal(engine: ComparisonContext, question: str, resolution: Scope
     return refusal, [issue] if issue else []
 
 
-def _retrieve(engine: ComparisonContext, embedder, query: str, sides: list[Side]) -> dict:
+def _retrieve(engine: FlowContext, embedder, query: str, sides: list[Side]) -> dict:
     """Each side's retrieval, in its own generation's scope only."""
     abbreviations = engine.abbreviations
     return {
@@ -207,7 +180,7 @@ class _WriterRun:
     note: str | None = None
 
 
-def _write(engine: ComparisonContext, question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
+def _write(engine: FlowContext, question: str, comparison, cited: dict[str, EvidenceChunk], rows: list[ComparisonRow]):
     """Gemini's prose in place of the computed summary when it passes its checks; offline, the comparison as is."""
     if engine.generator.name != "gemini" or not rows:
         return comparison, _WriterRun()
@@ -244,7 +217,7 @@ def _degraded_reasons(retrievals, writer_note: str | None) -> list[str]:
     return [f"{p}: {r}" for p, o in retrievals.items() for r in o.reasons] + ([writer_note] if writer_note else [])
 
 
-def _not_used(engine: ComparisonContext, resolution: ScopeResolution, writer_note: str | None) -> str:
+def _not_used(engine: FlowContext, resolution: ScopeResolution, writer_note: str | None) -> str:
     """What the answer left out on purpose: the other generations, and the writer's note."""
     others = [engine.labels[p.name] for p in engine.profiles if p.name not in resolution.profiles]
     not_used = ""
@@ -256,7 +229,7 @@ def _not_used(engine: ComparisonContext, resolution: ScopeResolution, writer_not
 
 
 def _answer_object(
-    engine: ComparisonContext, resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
+    engine: FlowContext, resolution: ScopeResolution, comparison, refusal, checks: dict, written: _WriterRun, latency: float
 ) -> AnswerObject:
     return AnswerObject(
         outcome="compare" if comparison is not None else "refuse",
@@ -274,7 +247,7 @@ def _answer_object(
 
 
 def _log(
-    engine: ComparisonContext,
+    engine: FlowContext,
     question: str,
     resolution: ScopeResolution,
     retrievals,

@@ -33,10 +33,10 @@ from valid.contracts import ProfileInfo
 
 from valid.answer.agree import agree
 from valid.answer.answerable import Answerability, assess
-from valid.answer.asked import AskResult, QueryMemo as _QueryMemo, ms as _ms
+from valid.answer.asked import AskResult, FlowContext, QueryMemo as _QueryMemo, ms as _ms
 from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
-from valid.answer.compare_flow import ComparisonContext, ask_comparison, comparison_kind
+from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.versions_catalog import Catalog, build_catalog
 from valid.index.groups import generation_names
 from valid.answer.versions_flow import ask_versions, read_question
@@ -216,11 +216,11 @@ class AnswerEngine:
         # Questions about the versions themselves have their own flow (valid.answer.versions_flow).
         about_versions = read_question(reading, resolution, self.profiles, self.versions_catalog)
         if about_versions is not None:
-            return ask_versions(self, question, resolution, about_versions, started, stages)
+            return ask_versions(self._flow_context(), question, resolution, about_versions, started, stages)
         # Comparison and availability questions have their own flow (valid.answer.compare_flow).
         kind = comparison_kind(reading, resolution, self.owned)
         if kind is not None:
-            return ask_comparison(self._comparison_context(), question, resolution, kind, started, stages)
+            return ask_comparison(self._flow_context(), question, resolution, kind, started, stages)
         run = _Ask(
             question, resolution, reading, searched, _QueryMemo(self.embedder), stages, progress, list(resolution.profiles)
         )
@@ -567,9 +567,10 @@ class AnswerEngine:
         """The abbreviations the doc set defines (part of its vocabulary)."""
         return self.vocabulary.abbreviations
 
-    def _comparison_context(self) -> ComparisonContext:
-        """What the comparison flow may use of this engine (valid.answer.compare_flow)."""
-        return ComparisonContext(
+    def _flow_context(self) -> FlowContext:
+        """What the comparison and versions flows may use of this engine (valid.answer.compare_flow,
+        valid.answer.versions_flow)."""
+        return FlowContext(
             release=self.release,
             release_id=self.release_id,
             profiles=self.profiles,
@@ -581,6 +582,8 @@ class AnswerEngine:
             published=self.published,
             abbreviations=self.abbreviations,
             tuning=self.tuning,
+            versions_catalog=self.versions_catalog,
+            names_of=self._names_of,
             run_record=self.run_record,
             unknown_refusal=self._unknown_refusal,
             log_row=self._log_row,

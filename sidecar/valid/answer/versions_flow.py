@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence  # the engine is typed Any: naming AnswerEngine here would import decide, which imports this flow
+from typing import Sequence
 
 from valid.index.groups import generation_names
 
@@ -48,7 +48,7 @@ from valid.answer.versions import (
     same_answer,
     statement,
 )
-from valid.answer.asked import AskResult, ms
+from valid.answer.asked import AskResult, FlowContext, ms
 from valid.answer.versions_catalog import Catalog, Product
 from valid.answer.reading import Reading
 from valid.answer.versions_cues import subject_runs
@@ -108,7 +108,7 @@ def read_question(reading: Reading, resolution: ScopeResolution, profiles, catal
     return VersionsQuestion(kind, tuple(map(tuple, subject)), tuple(meant)) if ok else None
 
 
-def ask_versions(engine: Any, question: str, resolution: ScopeResolution, asked: VersionsQuestion, started: float, stages: dict) -> "AskResult":
+def ask_versions(engine: FlowContext, question: str, resolution: ScopeResolution, asked: VersionsQuestion, started: float, stages: dict) -> "AskResult":
     t = time.perf_counter()
     shown: dict[str, EvidenceChunk] = {}
     answer, choices, refusal = _compute(engine, question, resolution, asked, shown)
@@ -139,10 +139,10 @@ def ask_versions(engine: Any, question: str, resolution: ScopeResolution, asked:
         versions=answer,
     )
     result = AskResult(answer=obj, degraded=False, degraded_reasons=[], stages_ms={k: round(v, 3) for k, v in stages.items()})
-    if engine.log is not None:
+    if engine.log_question is not None:
         clock = time.perf_counter()
-        row = engine._log_row(question, resolution, obj, {}, {}, result, [])
-        result.log_id = engine.log.log_question(row)
+        row = engine.log_row(question, resolution, obj, {}, {}, result, [])
+        result.log_id = engine.log_question(row)
         result.stages_ms["log"] = round(ms(clock), 3)
     return result
 
@@ -153,7 +153,7 @@ def _not_used(asked: VersionsQuestion, choices) -> str:
     return "Computed from the subject scheme and the export; no model was asked."
 
 
-def _compute(engine, question, resolution, asked: VersionsQuestion, shown) -> tuple[VersionsAnswer | None, list[Choice], Refusal | None]:
+def _compute(engine: FlowContext, question, resolution, asked: VersionsQuestion, shown) -> tuple[VersionsAnswer | None, list[Choice], Refusal | None]:
     catalog = engine.versions_catalog
     products = list(asked.products)
     if asked.kind in ("list", "count", "latest", "oldest"):
@@ -163,7 +163,7 @@ def _compute(engine, question, resolution, asked: VersionsQuestion, shown) -> tu
     if asked.kind == "exists":
         if resolution.profiles:
             profile = resolution.profiles[0]
-            return exists_answer(catalog.product_of(profile), profile, engine._labels[profile]), [], None
+            return exists_answer(catalog.product_of(profile), profile, engine.labels[profile]), [], None
         if len(products) > 1:
             return None, _product_choices(products), None
         return exists_answer(products[0], None, resolution.unknown[0]), [], None
@@ -177,7 +177,7 @@ def _product_choices(products: Sequence[Product]) -> list[Choice]:
     return [Choice(generation=p.latest.profile, label=p.name or p.latest.label) for p in products]
 
 
-def _search(engine, subject: Sequence[str], profiles: Sequence[str], shown) -> dict[str, list[EvidenceChunk]]:
+def _search(engine: FlowContext, subject: Sequence[str], profiles: Sequence[str], shown) -> dict[str, list[EvidenceChunk]]:
     """The subject's BM25 hits among the builds' chunks (one search over their union, as routing
     does), then each build's own: only chunks in a build's scope are ever its evidence."""
     query = " ".join(subject)
@@ -189,7 +189,7 @@ def _search(engine, subject: Sequence[str], profiles: Sequence[str], shown) -> d
     return {p: [shown[i] for i in ids if p in shown[i].scope][:SUBJECT_DEPTH] for p in profiles}
 
 
-def _over_builds(engine, asked: VersionsQuestion, products: list[Product], shown):
+def _over_builds(engine: FlowContext, asked: VersionsQuestion, products: list[Product], shown):
     """since / until / same: each build of the product(s) in version order."""
     subject = [list(run) for run in asked.subject]
     profiles = [p for product in products for p in product.profiles]
@@ -214,7 +214,7 @@ def _over_builds(engine, asked: VersionsQuestion, products: list[Product], shown
     return boundary_answer(asked.kind, product, words, walked), [], None
 
 
-def _cite_absences(engine, product: Product, walked: dict[str, Presence], shown) -> dict[str, Presence]:
+def _cite_absences(engine: FlowContext, product: Product, walked: dict[str, Presence], shown) -> dict[str, Presence]:
     """A build whose search found nothing for the subject still shows its absence with content of
     its own: the counterpart of a documenting build's evidence (same group, then same topic), else
     what its search for that evidence's title finds."""
@@ -246,7 +246,7 @@ def _cite_absences(engine, product: Product, walked: dict[str, Presence], shown)
     return out
 
 
-def _changed(engine, catalog: Catalog, release: str, shown) -> VersionsAnswer:
+def _changed(engine: FlowContext, catalog: Catalog, release: str, shown) -> VersionsAnswer:
     """The release against its predecessor: which chunks are new comes from the stored groups'
     scopes alone; only the release notes (one search) and the parts shown are fetched."""
     product = catalog.product_of(release)
@@ -260,7 +260,7 @@ def _changed(engine, catalog: Catalog, release: str, shown) -> VersionsAnswer:
     notes = release_note_units(product.versions[index], [shown[i] for i in hits])
     if before is None:
         return changed_answer(product, release, notes, [])
-    names = [n for p in (release, before) for n in engine._names_of(p)]
+    names = [n for p in (release, before) for n in engine.names_of(p)]
     parts: list = []
     noted = {e.cite for e in notes}
     for start in range(0, len(new_ids), CHANGE_BATCH):
@@ -279,7 +279,7 @@ def _changed(engine, catalog: Catalog, release: str, shown) -> VersionsAnswer:
     return changed_answer(product, release, notes, parts[:MAX_CHANGES], len(new_ids) - len(notes))
 
 
-def _fetch(engine, ids: Sequence[str], shown: dict[str, EvidenceChunk]) -> None:
+def _fetch(engine: FlowContext, ids: Sequence[str], shown: dict[str, EvidenceChunk]) -> None:
     wanted = [i for i in dict.fromkeys(ids) if i not in shown]
     for chunk_id, chunk in (chunks_by_id(engine.release, wanted) if wanted else {}).items():
         shown[chunk_id] = evidence_chunk(chunk)
