@@ -261,15 +261,9 @@ POINTING_BACK = words(
     ["and there?", "same for v5p", "what about the other one"],
     ["How do I sign in?"],
 )
-# What readers call one version of a doc set (the noun after a name is part of the name: "the
-# Trillium generation", "Corvane 2.0 release").
+# What readers call one version of a doc set: the versions cues below, and the noun after a name,
+# which is part of the name ("the Trillium generation", "Corvane 2.0 release"; extract.read_question).
 VERSION_NOUN = r"(?:versions?|releases?|generations?|editions?|builds?|series)"
-NAMED_VERSION = cue(
-    "named_version", "a version noun right after a name: 'the Trillium generation', 'Corvane 2.0 release'",
-    r"\s+" + VERSION_NOUN + r"\b",
-    [" generation", " releases", " build"],
-    [" is", " gen"],
-)
 
 # -- comparisons and availability (valid.answer.compare) -----------------------------------------
 
