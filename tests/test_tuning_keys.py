@@ -190,3 +190,16 @@ def test_no_module_global_is_patched_and_no_module_keeps_a_tuned_constant():
                 ):
                     found.append(f"{path.name}:{node.lineno} setattr({ast.unparse(target)}, ...)")
     assert not found, found
+
+
+def test_an_engine_refuses_an_offline_answerer_built_with_other_weights(sample_build):
+    from valid.answer.wiring import make_generator
+    from valid.errors import ConfigError
+
+    strict = Tuning(kind_fit=0.01)
+    with pytest.raises(ConfigError, match="other floors and weights"):
+        open_engine(sample_build.state, generator=make_generator("offline"), tuning=strict, log=False, gap_issues=False)
+    with open_engine(
+        sample_build.state, generator=make_generator("offline", strict), tuning=strict, log=False, gap_issues=False
+    ) as engine:
+        assert engine.generator.tuning == strict == engine.tuning

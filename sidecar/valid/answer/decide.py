@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Mapping, Protocol, Sequence
 
 from valid.contracts import ProfileInfo
+from valid.errors import ConfigError
 
 from valid.answer.agree import agree
 from valid.answer.answerable import Answerability, assess
@@ -164,7 +165,14 @@ class AnswerEngine:
         # The engine owns its floors and weights: retrieval, the choices and the offline answerer
         # are given this object (valid.answer.tuning), so two engines may be tuned differently.
         self.tuning = tuning
-        self.generator = generator.tuned(tuning) if hasattr(generator, "tuned") else generator
+        self.generator = generator
+        if getattr(generator, "tuning", tuning) != tuning:
+            # An answerer built with other weights would rank by them while the engine retrieves by
+            # its own: one engine, one tuning.
+            raise ConfigError(
+                "the offline answerer was built with other floors and weights than the engine's; "
+                "build it with make_generator(kind, tuning=...) or give open_engine the generator's kind"
+            )
         self.owned = owned
         self.issues = issues
         self.log = log

@@ -465,11 +465,7 @@ class OfflineExtractive:
         self.max_steps = max_steps
         self.keep_ratio = keep_ratio
         self.specific_boost = specific_boost
-        self.tuning = tuning
-
-    def tuned(self, tuning: Tuning) -> "OfflineExtractive":
-        """The same answerer with the engine's floors and weights (an engine owns its tuning)."""
-        return OfflineExtractive(self.max_steps, self.keep_ratio, self.specific_boost, tuning)
+        self.tuning = tuning  # the engine's (make_generator(kind, tuning=...)); an engine checks it is its own
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
         return self._rank(request)[1]

@@ -26,9 +26,11 @@ from valid.questionlog.store import check_url, open_gap_issues, open_question_st
 GENERATORS = ("offline", "gemini")
 
 
-def make_generator(kind: str = "offline", **options) -> Generator:
+def make_generator(kind: str = "offline", tuning: Tuning | None = None, **options) -> Generator:
+    """The answerer of `kind`; the offline one ranks with `tuning` (the engine's floors and weights;
+    None: the built-in ones). A model needs no weights of VALID's."""
     if kind == "offline":
-        return OfflineExtractive(**options)
+        return OfflineExtractive(tuning=tuning if tuning is not None else Tuning(), **options)
     if kind == "gemini":
         return GeminiGenerator(**options)
     raise ConfigError(f"unknown generator {kind!r}; choose one of: {', '.join(GENERATORS)}")
@@ -104,7 +106,8 @@ def open_engine(
     release = open_release(store, release_id) if release_id else open_active(store)
     closers = [release.close]
     try:
-        generator = make_generator(generator) if isinstance(generator, str) else generator
+        tuning = tuning if tuning is not None else Tuning()
+        generator = make_generator(generator, tuning) if isinstance(generator, str) else generator
         query_embedder = embedder_for(release, embedder)
         question_log = None
         if log:
@@ -128,7 +131,7 @@ def open_engine(
             closers=closers,
             wording=wording,  # the doc set's noun for a build, in the answer's sentences (valid.wording)
             version_order=version_order,
-            tuning=tuning if tuning is not None else Tuning(),
+            tuning=tuning,
         )
     except BaseException:
         for close in reversed(closers):

@@ -73,10 +73,11 @@ def ask_command(question, generation, as_json, state, chroma_url, generator, mod
     from valid.answer.wiring import make_generator, open_engine
     from valid.wording import WordingSettings
 
-    engine = open_engine(state, generator=make_generator(generator, **options), chroma_url=chroma_url, log=not no_log,
+    tuning = config.of_command().tuning  # valid.toml [tuning]: the engine's floors and weights
+    engine = open_engine(state, generator=make_generator(generator, tuning, **options), chroma_url=chroma_url, log=not no_log,
                          gap_issues=not no_log, log_url=None if no_log else log_url, wording=WordingSettings(noun=noun),
                          version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()],
-                         tuning=config.of_command().tuning)
+                         tuning=tuning)
     try:
         if conversation is None:
             result = engine.ask(question, generation)

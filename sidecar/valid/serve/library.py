@@ -135,7 +135,7 @@ class LibraryAnswerer:
             engine = AnswerEngine(
                 self._release,
                 self._embedder,
-                make_generator(s.generator, **s.generator_options()),
+                make_generator(s.generator, s.tuning, **s.generator_options()),
                 self._owned,
                 issues=self._gaps,
                 log=self._log,
