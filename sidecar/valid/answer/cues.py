@@ -176,6 +176,26 @@ NAMED_VALUE = words(
     ["What format is the file in?", "which algorithm does it use"],
     ["What is the default port?"],
 )
+# Question words that ask for a quantity of a known family; the offline answerer wants a number
+# stated in that family's units (valid.answer.extract: memory → GiB).
+FAMILIES = {
+    "memory": words(
+        "family_memory", "asks for an amount of memory or storage", "memory ram hbm storage capacity size disk",
+        ["How much HBM does a chip have?", "disk size per VM"], ["How long does it take?"],
+    ),
+    "rate": words(
+        "family_rate", "asks for a rate", "bandwidth throughput speed rate",
+        ["What is the ICI bandwidth?", "upload speed"], ["How much memory?"],
+    ),
+    "time": words(
+        "family_time", "asks for a duration", "timeout time duration long interval delay ttl",
+        ["How long is the session timeout?", "retry delay"], ["How much memory?"],
+    ),
+    "compute": words(
+        "family_compute", "asks for compute performance", "performance flops compute",
+        ["Peak compute per chip?", "what performance in flops"], ["How much memory?"],
+    ),
+}
 HOW_MANY = cue(
     "how_many", "'how many' counts occurrences or things, never a measured quantity ('how many times' is no duration)",
     r"\bhow\s+many\b",

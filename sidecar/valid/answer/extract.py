@@ -53,17 +53,15 @@ _NEGATION = re.compile(
 _PATH = re.compile(r"(?:https?://|~/|\.{0,2}/)[\w.~/-]+|\b[\w-]+(?:/[\w.-]+)+|\b[\w-]{2,}\.[a-z]{2,4}\b(?!\.\w)")
 _PLACEHOLDER = re.compile(r"\$\{?\w+\}?|<[^>\s]+>|\byour-[\w-]+")
 # Question words that ask for a quantity of a known family, and the units of that family.
+# The question words are cues (cues.FAMILIES, as stems); the units are how content states the quantity.
+_UNITS: dict[str, frozenset[str]] = {
+    "memory": frozenset("kb mb gb tb pb kib mib gib tib pib bytes".split()),
+    "rate": frozenset("gbps tbps gb/s tb/s mb/s".split()),
+    "time": frozenset("ms s sec secs second seconds minute minutes min mins hour hours h day days".split()),
+    "compute": frozenset("tflops pflops tops".split()),
+}
 _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "memory": (
-        frozenset(map(stem, "memory ram hbm storage capacity size disk".split())),
-        frozenset("kb mb gb tb pb kib mib gib tib pib bytes".split()),
-    ),
-    "rate": (frozenset(map(stem, "bandwidth throughput speed rate".split())), frozenset("gbps tbps gb/s tb/s mb/s".split())),
-    "time": (
-        frozenset(map(stem, "timeout time duration long interval delay ttl".split())),
-        frozenset("ms s sec secs second seconds minute minutes min mins hour hours h day days".split()),
-    ),
-    "compute": (frozenset(map(stem, "performance flops compute".split())), frozenset("tflops pflops tops".split())),
+    family: (frozenset(map(stem, cues.FAMILIES[family].words)), units) for family, units in _UNITS.items()
 }
 # A name in running text: a capitalised word that does not start its sentence (JAX, PyTorch).
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")
