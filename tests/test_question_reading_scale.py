@@ -46,6 +46,7 @@ import gc, json, sys, time
 from valid.answer.extract import read_question
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchors, asks, content_words
+from valid.answer.reading import read as read_once
 from valid.answer.retrieve import evidence_chunk
 from valid.answer.scope import resolve_scope, search_text
 from valid.answer.vocabulary import read_vocabulary
@@ -75,6 +76,8 @@ READ = {
     "anchors": lambda q: anchors(q, [p.name for p in profiles], vocabulary.commands),
     "asks": lambda q: [content_words(part) for part in asks(q)],
     "read_question": reading,
+    # The engine's one reading of the question (every cue of valid.answer.cues runs over it).
+    "reading": lambda q: read_once(q, [n for p in profiles for n in (p.name, *p.labels)], vocabulary.commands),
 }
 read = READ[sys.argv[3]]
 n = int(sys.argv[4])
@@ -122,7 +125,7 @@ def run_child(script: str, args: list[str], deadline: float) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("reader", ["scope", "anchors", "asks", "read_question"])
+@pytest.mark.parametrize("reader", ["scope", "anchors", "asks", "read_question", "reading"])
 def test_every_reader_of_the_question_takes_at_most_linear_time_in_its_length(sample_build, reader):
     times = {int(k): v for k, v in run_child(READERS, [str(sample_build.state), sample_build.release_id, reader, "20000"], 240).items()}
     short, long = times[20_000], times[80_000]
