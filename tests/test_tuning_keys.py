@@ -203,3 +203,20 @@ def test_an_engine_refuses_an_offline_answerer_built_with_other_weights(sample_b
         sample_build.state, generator=make_generator("offline", strict), tuning=strict, log=False, gap_issues=False
     ) as engine:
         assert engine.generator.tuning == strict == engine.tuning
+
+
+def test_the_service_answers_with_the_tuning_its_settings_carry(sample_build):
+    """`valid serve` gives valid.toml's [tuning] to EngineSettings; every answerer it opens uses it."""
+    from valid.index import Store
+    from valid.serve.library import EngineSettings, LibraryReleases
+
+    question = "How many chips does a TPU v5p VM have on a weekday?"  # "weekday" is in no chunk
+    outcomes = {}
+    for name, tuning in (("built-in", Tuning()), ("floored", Tuning(similarity_floor=1.0, coverage_floor=1.0))):
+        source = LibraryReleases(Store(sample_build.state), EngineSettings(log_questions=False, tuning=tuning))
+        answerer = source.open(sample_build.release_id)
+        try:
+            outcomes[name] = answerer.ask(question, None).answer["outcome"]
+        finally:
+            answerer.close()
+    assert outcomes == {"built-in": "answer", "floored": "refuse"}
