@@ -104,3 +104,19 @@ def test_a_line_that_agrees_beside_units_with_different_values_is_not_agreement(
     a = _said("v5p", line, "create.dita#c/steps~v5p", line + "\nSet the software version to v2-alpha-tpuv5.")
     b = _said("v6e", line, "create.dita#c/steps~v6e", line + "\nSet the software version to v2-alpha-tpuv6e.")
     assert not agree([a, b], by_line=True)
+
+
+def test_each_builds_own_name_is_no_difference_but_another_builds_name_or_value_is():
+    # A key resolved to the product's name in each build: the same instruction for each reader.
+    a = _said("editor", "To install Oxygen XML Editor on macOS, open the disk image.", "install.dita#i/mac~editor")
+    b = _said("author", "To install Oxygen XML Author on macOS, open the disk image.", "install.dita#i/mac~author")
+    names = {"editor": ["Oxygen XML Editor"], "author": ["Oxygen XML Author"]}
+    assert agree([a, b], names=names)
+    assert not agree([a, b])  # without the names, the words differ
+    # The author build's answer naming the Editor is not its own name: a real difference.
+    c = _said("author", "To install Oxygen XML Editor on macOS, open the disk image.", "install.dita#i/mac~author")
+    assert not agree([a, c], names=names)
+    # Nor is a value that differs beside the names.
+    d = _said("author", "To install Oxygen XML Author on macOS, open oxygenAuthor.dmg.", "install.dita#i/mac~author")
+    e = _said("editor", "To install Oxygen XML Editor on macOS, open oxygen.dmg.", "install.dita#i/mac~editor")
+    assert not agree([d, e], names=names)

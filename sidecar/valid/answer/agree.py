@@ -9,31 +9,53 @@ line (a count, a value, names: `by_line`), what the reader is told is that line:
 is the same agree even where the unit around it says more in one build (each build still shows its
 own unit), as long as no value differs: every build's units state the same values (the value
 grammar the checks use, valid.tokens), so a line that agrees beside steps that set another build's
-version is not agreement. Pure functions.
+version is not agreement.
+
+A build's own name is not a difference either: doc sets that resolve a key to the product's name in
+each build ("To install Oxygen XML Editor ..." beside "To install Oxygen XML Author ...") tell every
+reader the same thing about their own build. So each answer's own names (its build's labels, from the
+export's header) are set aside before comparing; another build's name, or a value, still differs.
+Pure functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 from valid.answer.models import GenerationAnswer
 from valid.tokens import scan
 
 
-def what_is_said(answer: GenerationAnswer) -> tuple[str, ...]:
-    """The answer line and each quoted unit, normalised: what a reader of its build reads."""
-    return (_normal(answer.answer), *(_normal(step.text) for step in answer.steps))
+def what_is_said(answer: GenerationAnswer, own_names: Sequence[str] = ()) -> tuple[str, ...]:
+    """The answer line and each quoted unit, normalised, with the build's own names set aside: what
+    a reader of its build reads."""
+    return tuple(_normal(_without(text, own_names)) for text in (answer.answer, *(s.text for s in answer.steps)))
 
 
-def agree(answers: Sequence[GenerationAnswer], by_line: bool = False) -> bool:
-    """Two or more answers that all say the same thing (one answer agrees with nothing)."""
-    said = {(what_is_said(a)[:1], _values(a)) if by_line else what_is_said(a) for a in answers}
+def agree(
+    answers: Sequence[GenerationAnswer], by_line: bool = False, names: Mapping[str, Sequence[str]] | None = None
+) -> bool:
+    """Two or more answers that all say the same thing (one answer agrees with nothing). `names`: each
+    build's own names (labels), set aside in its own answer."""
+    names = names or {}
+    said = set()
+    for a in answers:
+        told = what_is_said(a, names.get(a.generation, ()))
+        said.add((told[:1], _values(a)) if by_line else told)
     return len(answers) >= 2 and len(said) == 1
 
 
 def _values(answer: GenerationAnswer) -> frozenset[str]:
     """Every value the answer states, line and units, in canonical form."""
     return frozenset(t.value.casefold() for text in (answer.answer, *(s.text for s in answer.steps)) for t in scan(text))
+
+
+def _without(text: str, names: Sequence[str]) -> str:
+    """`text` with each of `names` (longest first, as whole words) replaced by one placeholder."""
+    for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
+        text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", "\x00", text, flags=re.IGNORECASE)
+    return text
 
 
 def _normal(text: str) -> str:

@@ -73,7 +73,8 @@ from valid.answer.vocabulary import Vocabulary
 MAX_REVISIONS = 2
 # With no build named, each build the reader would be asked to choose is answered in its own scope
 # to see whether they all say the same; past this many builds the drafts cost more than a choice.
-AGREE_MAX_BUILDS = 8
+# 20: a product line of editions (the Oxygen guide has 19 builds) offers ten or more for one question.
+AGREE_MAX_BUILDS = 20
 
 
 class IssueSink(Protocol):
@@ -425,7 +426,8 @@ class AnswerEngine:
         # that place because it differs by build, and the part quoted is only what they share.
         by_line = run.reading.kind in PIECE_KINDS
         same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
-        if not agree(list(said.values()), by_line) or same_chunks and not by_line:
+        names = {p.name: p.labels for p in self.profiles}  # a build's own name is no difference
+        if not agree(list(said.values()), by_line, names) or same_chunks and not by_line:
             return False
         tried = {
             p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
