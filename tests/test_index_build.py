@@ -46,7 +46,8 @@ def test_an_edited_topic_re_embeds_only_its_changed_chunk_texts(tmp_path):
     build_release(write_export(tmp_path / "a.jsonl", sample_topics()), HashEmbedder(), store)
     embedder = HashEmbedder()
     result = build_release(write_export(tmp_path / "b.jsonl", _edited(sample_topics())), embedder, store)
-    assert (embedder.texts, result.report.embedding.embedded, result.report.embedding.reused) == (1, 1, 17)
+    # The changed chunk text, and the one answer unit of it that changed (valid.index.units).
+    assert (embedder.texts, result.report.embedding.embedded, result.report.embedding.reused) == (2, 1, 17)
     changes = result.report.changes
     assert (changes.text_changed, changes.added, changes.deleted, changes.rescoped, changes.unchanged) == (1, 0, 0, 0, 17)
 
@@ -111,8 +112,10 @@ def test_a_killed_build_leaves_the_previous_release_active_and_a_rerun_completes
     embedder = HashEmbedder()
     second = build_release(export, embedder, store)
     assert second.activated and active_release_id(store) == second.release_id
-    # the cache kept what the killed build had embedded: the rerun embeds only the rest
-    assert embedder.texts == (7 - 3 if how == "embedding" else 0)
+    # the cache kept what the killed build had embedded: the rerun embeds only the rest of the chunk
+    # texts (and, killed before registration, not even the answer units: they were cached too)
+    assert second.report.embedding.embedded == (7 - 3 if how == "embedding" else 0)
+    assert how == "embedding" or embedder.texts == 0
     assert namespace_collections(store) == sorted(store.collection_name(r) for r in (first.release_id, second.release_id))
     assert not any(store.staging_dir.iterdir())
 
@@ -249,4 +252,5 @@ def test_distinct_embedding_inputs_are_embedded_once(tmp_path):
     embedder = HashEmbedder()
     result = build_release(write_export(tmp_path / "chunks.jsonl", topics), embedder, Store(tmp_path / "state"))
     assert result.report.chunks == 6
-    assert embedder.texts == 4 and result.report.embedding.embedded == 4
+    # Four chunk inputs, and four distinct answer units (the note's sentence once, valid.index.units).
+    assert embedder.texts == 4 + 4 and result.report.embedding.embedded == 4

@@ -45,6 +45,7 @@ from valid.answer.extract import PIECE_KINDS, answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
 from valid.wording import DocSetFacts, WordingSettings, fill, wording_for
 from valid.answer.generate import Generator, OfflineExtractive
+from valid.answer.unitvectors import UnitVectorSource
 from valid.questionlog.store import QuestionStore
 from valid.answer.parts import with_parts
 from valid.answer.models import (
@@ -166,7 +167,6 @@ class AnswerEngine:
         # The engine owns its floors and weights: retrieval, the choices and the offline answerer
         # are given this object (valid.answer.tuning), so two engines may be tuned differently.
         self.tuning = tuning
-        self.generator = generator
         if getattr(generator, "tuning", tuning) != tuning:
             # An answerer built with other weights would rank by them while the engine retrieves by
             # its own: one engine, one tuning.
@@ -174,6 +174,15 @@ class AnswerEngine:
                 "the offline answerer was built with other floors and weights than the engine's; "
                 "build it with make_generator(kind, tuning=...) or give open_engine the generator's kind"
             )
+        # The offline answerer reads the release's stored unit vectors (valid.answer.unitvectors);
+        # it also chooses, for any generator, what a value's content would answer (agreement, own content).
+        vectors = UnitVectorSource.for_release(release, embedder)
+        if isinstance(generator, OfflineExtractive) and generator.vectors is None:
+            generator = generator.bound(vectors)
+        self.generator = generator
+        self.offline = (
+            generator if isinstance(generator, OfflineExtractive) else OfflineExtractive(tuning=tuning).bound(vectors)
+        )
         self.owned = owned
         self.issues = issues
         self.log = log
@@ -469,7 +478,7 @@ class AnswerEngine:
         chunks = self._in_scope_chunks(own, profile, reading.anchors, reading.words)
         if isinstance(chunks, _Attempts):
             return chunks, None
-        draft = OfflineExtractive(tuning=self.tuning).generate(self._request(reading, profile, chunks))
+        draft = self.offline.generate(self._request(reading, profile, chunks))
         if not draft.steps:
             return _Attempts(
                 profile=profile,
@@ -692,16 +701,16 @@ class AnswerEngine:
     def _states_answer_deeper(self, reading: Reading, profile: str, top, evidence: Callable[[], list]) -> bool:
         """Whether the value's content states an answer, judged on the chunks the answerer would read:
         its top chunks first (usually enough, and cheaper), then its whole evidence (`evidence()`)."""
-        if states_an_answer(self._request(reading, profile, top), self.tuning):
+        if states_an_answer(self._request(reading, profile, top), self.offline):
             return True
         deeper_chunks = evidence()
-        return len(deeper_chunks) > len(top) and states_an_answer(self._request(reading, profile, deeper_chunks), self.tuning)
+        return len(deeper_chunks) > len(top) and states_an_answer(self._request(reading, profile, deeper_chunks), self.offline)
 
     def _answers_from_own(self, reading: Reading, profile: str, chunks: list, pool) -> bool:
         """The line the answerer would quote from this value's evidence (`chunks`) comes from a chunk
         of its own (not shared by every value of the pool): its best chunks are shared, but what
         answers sits below them (a limits table under the shared troubleshooting topics)."""
-        cited = answering_chunk(self._request(reading, profile, chunks), self.tuning)
+        cited = answering_chunk(self._request(reading, profile, chunks), self.offline)
         return cited is not None and any(c.id == cited and not set(pool) <= set(c.scope) for c in chunks)
 
     def _evidence(self, retrieval: RetrievalOutcome, also: Sequence = ()) -> list:

@@ -24,6 +24,7 @@ Deterministic: same request, same draft.
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from functools import lru_cache
@@ -35,6 +36,8 @@ from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
 from valid.answer.question import anchor_in, anchors, content_words, defining_row
 from valid.answer.reading import read
+from valid.answer.selection import SelectionModel
+from valid.answer.unitvectors import UnitVectorSource
 from valid.answer.text import stem, terms, with_typos_resolved, word_weights
 from valid.answer.tuning import BUILT_IN, Tuning
 
@@ -67,6 +70,8 @@ _FAMILIES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w.+-]*|(?<=, )[A-Z][\w.+-]*|(?<=and )[A-Z][\w.+-]*")
 # Question words whose value is a name rather than a number or code (cues.NAMED_VALUE), as stems.
 _NAMED_VALUE = frozenset(map(stem, cues.NAMED_VALUE.words))
+SELECTORS = ("fitted", "rules")
+DEFAULT_SELECTOR = "rules"
 PIECE_KINDS = ("count", "value", "names")  # kinds answered by one line or sentence
 _PIECE_KINDS = PIECE_KINDS
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w.]*[A-Za-z]\d)")
@@ -447,6 +452,188 @@ def _family_fits(units_wanted: frozenset[str], text: str) -> bool:
     return any(w.lower() in units_wanted for w in words)
 
 
+def unit_input(unit: Unit) -> str:
+    """What a unit's vector is computed from: its text, and the words that describe it (a row's header)."""
+    return unit.text + ("\n" + unit.context if unit.context else "")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate unit with what the selection reads of it."""
+
+    unit: Unit
+    features: dict  # name → value, read by the fitted model (valid.answer.selection)
+    says_nothing: bool  # shares no term, anchor or title word with the question
+    lexical: float  # rarity-weighted overlap of the unit's own words with the question's
+    title: float  # the same for the words only its chunk's title says
+    kind_fits: bool
+    anchors: int
+    flag_value: bool
+    phrases: int
+    lifecycle: bool
+    family: bool
+    specific: bool
+    length: int
+
+
+BM25_K1 = 1.2  # the usual BM25 constants, at unit level (idf over the request's candidate units)
+BM25_B = 0.75
+
+
+def unit_candidates(
+    request: GenerationRequest, vectors: UnitVectorSource | None = None, compound_part_weight: float = BUILT_IN.compound_part_weight
+) -> tuple[Asked, list[Candidate]]:
+    """Every unit of the request's chunks with its signals and features, in chunk and document order."""
+    chunks = {chunk.id: chunk for chunk in request.chunks}
+    units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
+    unit_terms = [terms(unit_input(u)) for u in units]
+    title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
+    crumb_terms = {cid: terms(" ".join(chunk.breadcrumbs[1:])) for cid, chunk in chunks.items()}
+    vocabulary = set().union(set(), *unit_terms, *title_terms.values())
+    # The generation's names decide nothing here: every chunk is already in scope.
+    asked = read_question(request, vocabulary)
+    # Only a where-question reads a whole section's words (see below).
+    chunk_terms = {cid: terms(c.title + "\n" + c.text) for cid, c in chunks.items()} if asked.location else {}
+    wanted = asked.terms
+    compounds = [
+        re.compile(r"(?<![\w-])" + r"[\s-]".join(map(re.escape, c.split("-"))) + r"(?![\w-])", re.I)
+        for c in sorted(t for t in wanted if re.fullmatch(r"[a-z]+(?:-[a-z]+)+", t))
+    ]
+    df: dict[str, int] = {}
+    unit_df: dict[str, int] = {}
+    for ts, unit in zip(unit_terms, units):
+        for t in (ts | title_terms[unit.chunk_id]) & wanted:
+            df[t] = df.get(t, 0) + 1
+        for t in ts & wanted:
+            unit_df[t] = unit_df.get(t, 0) + 1
+    n = len(units)
+    average = sum(len(ts) for ts in unit_terms) / n if n else 1.0
+    scope = set(request.scope)
+    cosines = _cosines(request.question, units, vectors)
+    out = []
+    for index, (unit, ts) in enumerate(zip(units, unit_terms)):
+        # For a number or a value, what counts is the line or sentence that states it: the
+        # rest of a paragraph mentioning the question's words says nothing about the value.
+        # A command block spans lines: read as a whole; a command in a sentence, by its sentence.
+        block = asked.wants_code and any("\n" in c.strip() for c in _commands_in(unit))
+        piecewise = asked.kind in _PIECE_KINDS and not block
+        fitting = [p for p in _pieces(unit) if _piece_fits(asked, p, unit.code, unit.topic)] if piecewise else []
+        evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
+        own = terms(evidence) & wanted
+        from_title = (title_terms[unit.chunk_id] & wanted) - own
+        if asked.location and not own and fitting:
+            from_title |= chunk_terms[unit.chunk_id] & wanted  # the section says what the path is for
+        held = [a for a in asked.anchors if anchor_in(a, evidence)]
+        strength = word_weights(evidence, compound_part_weight)
+        candidate = Candidate(
+            unit=unit,
+            features={},
+            says_nothing=not own and not held and not from_title,
+            lexical=sum(strength.get(t, 1.0) * math.log(1 + n / df[t]) for t in own),
+            title=sum(math.log(1 + n / df[t]) for t in from_title),
+            kind_fits=_kind_fits(asked, unit),
+            anchors=len(held),
+            flag_value=asked.kind == "value" and _flag_valued(asked, evidence),
+            # A compound the question writes ("sign-in") said as one phrase, with a hyphen or a space.
+            phrases=sum(1 for p in compounds if p.search(evidence)),
+            lifecycle=asked.lifecycle and bool(_LIFECYCLE_SAID.search(evidence)),
+            family=(asked.kind == "count" or bool(asked.family)) and _family_fits(asked.family, unit.text),
+            specific=_specific(chunks[unit.chunk_id].scope, scope, request.profiles),
+            length=len(ts),
+        )
+        bm25 = sum(
+            math.log(1 + (n - unit_df[t] + 0.5) / (unit_df[t] + 0.5))
+            * (BM25_K1 + 1) / (1 + BM25_K1 * (1 - BM25_B + BM25_B * len(ts) / max(average, 1.0)))
+            for t in ts & wanted
+        )
+        crumbs = crumb_terms[unit.chunk_id] | title_terms[unit.chunk_id]
+        features = _features(asked, candidate, cosines[index], bm25, len(crumbs & wanted) / max(len(wanted), 1))
+        out.append(replace(candidate, features=features))
+    _relative(out, "cosine", "cosine_gap", lambda best, x: x - best)
+    _relative(out, "bm25", "bm25_share", lambda best, x: x / best if best > 0 else 0.0)
+    return asked, out
+
+
+def _cosines(question: str, units: list[Unit], vectors: UnitVectorSource | None) -> list[float]:
+    if vectors is None or not units:
+        return [0.0] * len(units)
+    import numpy as np
+
+    q = vectors.question(question)
+    matrix = vectors.units([unit_input(u) for u in units])
+    norms = np.linalg.norm(matrix, axis=1) * (float(np.linalg.norm(q)) or 1.0)
+    return [float(x) for x in (matrix @ q) / np.where(norms > 0, norms, 1.0)]
+
+
+def _features(asked: Asked, c: Candidate, cosine: float, bm25: float, crumbs: float) -> dict:
+    """The fitted model's inputs: general signals only, none names a wording."""
+    unit = c.unit
+    element = _element(unit)
+    wants = "code" if asked.wants_code else asked.kind
+    out = {
+        "cosine": cosine,
+        "bm25": bm25,
+        "lexical": math.log1p(c.lexical),
+        "title": math.log1p(c.title),
+        "breadcrumbs": crumbs,
+        "says_nothing": float(c.says_nothing),
+        "kind_fits": float(c.kind_fits),
+        "anchors": float(c.anchors),
+        "flag_value": float(c.flag_value),
+        "phrases": float(c.phrases),
+        "lifecycle": float(c.lifecycle),
+        "family": float(c.family),
+        "specific": float(c.specific),
+        "specific_value": float(c.specific and asked.kind in ("count", "value")),
+        "first": float(unit.position <= 0),
+        "position": 1.0 / (2 + unit.position),
+        "chunk_rank": 1.0 / (1 + unit.chunk_rank),
+        "length": math.log1p(c.length),
+        f"element={element}": 1.0,
+        f"element={element}*asks={wants}": 1.0,
+        f"asks={wants}": 1.0,
+    }
+    return out
+
+
+def _element(unit: Unit) -> str:
+    """The DITA element a unit comes from, as far as its text shows it."""
+    if any("\n" in c.strip() for c in _commands_in(unit)):
+        return "codeblock"
+    if unit.kind == "step" and _commands_in(unit):
+        return "step-cmd"
+    return {"part": "choicetable-row", "item": "item", "lead-in": "lead-in"}.get(unit.kind, unit.kind)
+
+
+def _relative(candidates: list[Candidate], name: str, relative: str, how) -> None:
+    """A feature against the best of the request: the candidates compete with each other."""
+    if not candidates:
+        return
+    best = max(c.features[name] for c in candidates)
+    for c in candidates:
+        c.features[relative] = how(best, c.features[name])
+
+
+def _rules_score(c: Candidate, specific_boost: float, asked: Asked, tuning: Tuning = BUILT_IN) -> float:
+    """The hand-set product of weights (selector "rules"), the tunable ones the engine's."""
+    weight = c.lexical + tuning.title_weight * c.title
+    weight *= tuning.kind_fit if c.kind_fits else tuning.kind_misfit
+    weight *= tuning.anchor_fit ** c.anchors
+    if c.flag_value:
+        weight *= FLAG_VALUE_FIT
+    weight *= PHRASE_FIT ** c.phrases
+    if c.lifecycle:
+        # "Will corvane mirror keep working?": the notice that it is deprecated or removed answers.
+        weight *= LIFECYCLE_FIT
+    if c.family:
+        weight *= tuning.family_fit
+    if c.specific:
+        # Shared text cannot hold a value that differs by generation: for count and value
+        # questions, content profiled for some generations only counts for more.
+        weight *= specific_boost * (tuning.specific_value_boost if asked.kind in ("count", "value") else 1.0)
+    return weight / math.sqrt(1 + c.length / 12) + 0.05 / (1 + c.unit.chunk_rank)
+
+
 class OfflineExtractive:
     """Deterministic extractive answers: the in-scope unit that answers, verbatim, citing its chunk."""
 
@@ -458,77 +645,54 @@ class OfflineExtractive:
     evidence_depth = 8
 
     def __init__(
-        self, max_steps: int = 3, keep_ratio: float = 0.6, specific_boost: float = 1.5, tuning: Tuning = BUILT_IN
+        self,
+        max_steps: int = 3,
+        keep_ratio: float = 0.6,
+        specific_boost: float = 1.5,
+        *,
+        tuning: Tuning = BUILT_IN,
+        selector: str = DEFAULT_SELECTOR,
+        selection: SelectionModel | None = None,
+        vectors: UnitVectorSource | None = None,
     ):
+        """tuning: the engine's floors and weights (make_generator(kind, tuning=...); an engine checks it
+        is its own); selector: "fitted" (the logistic model `selection`, default the one shipped in
+        valid/data, with its abstention floor) or "rules" (the hand-set product of the tuning's weights);
+        vectors: where the question's and the units' vectors come from (the engine gives the release's
+        stored unit vectors; None: no similarity feature)."""
+        if selector not in SELECTORS:
+            raise ValueError(f"unknown selector {selector!r}; choose one of: {', '.join(SELECTORS)}")
         self.max_steps = max_steps
         self.keep_ratio = keep_ratio
         self.specific_boost = specific_boost
-        self.tuning = tuning  # the engine's (make_generator(kind, tuning=...)); an engine checks it is its own
+        self.tuning = tuning
+        self.selector = selector
+        self.selection = selection if selection is not None else SelectionModel.default()
+        self.vectors = vectors
+
+    def bound(self, vectors: UnitVectorSource) -> "OfflineExtractive":
+        """The same answerer reading its vectors from `vectors` (one release's)."""
+        bound = copy.copy(self)  # a subclass stays itself (the fit's recorder)
+        bound.vectors = vectors
+        return bound
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
         return self._rank(request)[1]
 
     def _rank(self, request: GenerationRequest) -> tuple[Asked, list[tuple[float, Unit]]]:
-        chunks = {chunk.id: chunk for chunk in request.chunks}
-        units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
-        unit_terms = [terms(u.text + "\n" + u.context) for u in units]
-        title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
-        vocabulary = set().union(set(), *unit_terms, *title_terms.values())
-        # The generation's names decide nothing here: every chunk is already in scope.
-        asked = read_question(request, vocabulary)
-        # Only a where-question reads a whole section's words (see below).
-        chunk_terms = {cid: terms(c.title + "\n" + c.text) for cid, c in chunks.items()} if asked.location else {}
-        wanted = asked.terms
-        family = asked.family
-        compounds = [
-            re.compile(r"(?<![\w-])" + r"[\s-]".join(map(re.escape, c.split("-"))) + r"(?![\w-])", re.I)
-            for c in sorted(t for t in wanted if re.fullmatch(r"[a-z]+(?:-[a-z]+)+", t))
-        ]
-        df: dict[str, int] = {}
-        for ts, unit in zip(unit_terms, units):
-            for t in (ts | title_terms[unit.chunk_id]) & wanted:
-                df[t] = df.get(t, 0) + 1
-        n = len(units)
-        scope = set(request.scope)
-        tuning = self.tuning
+        """The candidate units, best first, each with its score: the fitted model's probability
+        (selector "fitted"), or the product of the hand-set weights (selector "rules")."""
+        vectors = self.vectors if self.selector == "fitted" else None
+        asked, candidates = unit_candidates(request, vectors, self.tuning.compound_part_weight)
         scored = []
-        for unit, ts in zip(units, unit_terms):
-            # For a number or a value, what counts is the line or sentence that states it: the
-            # rest of a paragraph mentioning the question's words says nothing about the value.
-            # A command block spans lines: read as a whole; a command in a sentence, by its sentence.
-            block = asked.wants_code and any("\n" in c.strip() for c in _commands_in(unit))
-            piecewise = asked.kind in _PIECE_KINDS and not block
-            fitting = [p for p in _pieces(unit) if _piece_fits(asked, p, unit.code, unit.topic)] if piecewise else []
-            evidence = max(fitting, key=lambda p: len(terms(p) & wanted)) if fitting else unit.text + "\n" + unit.context
-            own = terms(evidence) & wanted
-            from_title = (title_terms[unit.chunk_id] & wanted) - own
-            if asked.location and not own and fitting:
-                from_title |= chunk_terms[unit.chunk_id] & wanted  # the section says what the path is for
-            held = [a for a in asked.anchors if anchor_in(a, evidence)]
-            if not own and not held and not from_title:
-                continue  # a unit (or the section it sits in) must say something the question asks about
-            strength = word_weights(evidence, tuning.compound_part_weight)
-            weight = sum(strength.get(t, 1.0) * math.log(1 + n / df[t]) for t in own)
-            weight += tuning.title_weight * sum(math.log(1 + n / df[t]) for t in from_title)
-            weight *= tuning.kind_fit if _kind_fits(asked, unit) else tuning.kind_misfit
-            weight *= tuning.anchor_fit ** len(held)
-            if asked.kind == "value" and _flag_valued(asked, evidence):
-                weight *= FLAG_VALUE_FIT
-            # A compound the question writes ("sign-in", "single-host") said as one phrase, with a
-            # hyphen or a space: "Sign in with …" says it, "Sign out …, sign in again" does not.
-            weight *= PHRASE_FIT ** sum(1 for p in compounds if p.search(evidence))
-            if asked.lifecycle and _LIFECYCLE_SAID.search(evidence):
-                # "Will corvane mirror keep working?": the notice that it is deprecated or removed
-                # answers, not the lines around it that share the question's other words.
-                weight *= LIFECYCLE_FIT
-            if (asked.kind == "count" or family) and _family_fits(family, unit.text):
-                weight *= tuning.family_fit
-            if _specific(chunks[unit.chunk_id].scope, scope, request.profiles):
-                # Shared text cannot hold a value that differs by generation: for count and value
-                # questions, content profiled for some generations only counts for more.
-                weight *= self.specific_boost * (tuning.specific_value_boost if asked.kind in ("count", "value") else 1.0)
-            score = weight / math.sqrt(1 + len(ts) / 12) + 0.05 / (1 + unit.chunk_rank)
-            scored.append((score, unit))
+        for candidate in candidates:
+            if self.selector == "rules":
+                if candidate.says_nothing:
+                    continue  # a unit (or the section it sits in) must say something the question asks about
+                score = _rules_score(candidate, self.specific_boost, asked, self.tuning)
+            else:
+                score = self.selection.probability(candidate.features)
+            scored.append((score, candidate.unit))
         scored.sort(key=lambda su: (-su[0], su[1].chunk_rank, su[1].position))
         return asked, scored
 
@@ -553,7 +717,8 @@ class OfflineExtractive:
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
         if asked.kind in _PIECE_KINDS:
             scored = fitting  # a number, a value or names, or nothing; other kinds prefer a fit by score only
-        if not scored:
+        if not scored or self.selector == "fitted" and scored[0][0] < self.selection.floor:
+            # Nothing in scope says it, or the best unit is below the fitted floor: abstain.
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
         best = scored[0][0]
         chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
@@ -628,17 +793,17 @@ def _specific(chunk_scope, scope: set[str], profiles) -> bool:
     return set(chunk_scope) == scope or bool(profiles) and not set(profiles) <= set(chunk_scope)
 
 
-def answering_chunk(request: GenerationRequest, tuning: Tuning = BUILT_IN) -> str | None:
+def answering_chunk(request: GenerationRequest, answerer: "OfflineExtractive | None" = None) -> str | None:
     """The chunk the offline answerer would take its answer line from (None: it would abstain)."""
-    asked, ranked = OfflineExtractive(tuning=tuning)._rank(request)
+    asked, ranked = (answerer or OfflineExtractive())._rank(request)
     fitting = [u for _, u in ranked if asked.kind not in _PIECE_KINDS or _kind_fits(asked, u)]
     return fitting[0].chunk_id if fitting else None
 
 
-def states_an_answer(request: GenerationRequest, tuning: Tuning = BUILT_IN) -> bool:
+def states_an_answer(request: GenerationRequest, answerer: "OfflineExtractive | None" = None) -> bool:
     """Whether the request's chunks hold a unit that fits the question's kind (a number for a count,
     a value for a value question, names for a names question); other kinds always may be answered."""
-    asked, ranked = OfflineExtractive(tuning=tuning)._rank(request)
+    asked, ranked = (answerer or OfflineExtractive())._rank(request)
     return asked.kind not in _PIECE_KINDS or any(_kind_fits(asked, unit) for _, unit in ranked)
 
 

@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from valid.embed import Embedder
 from valid.errors import ReleaseError
-from valid.index import fts, vectors
+from valid.index import fts, units as unit_vectors, vectors
 from valid.index.activation import (
     VERIFIED_MARKER,
     activate as activate_release,
@@ -79,9 +79,12 @@ def build_release(
     progress: Progress | None = None,
     embed_batch: int = 64,
     allow_empty: bool = False,
+    with_unit_vectors: bool = True,
 ) -> BuildResult:
     """Build (or reuse) the release of an export and activate it. A release with no chunks, or with
-    a profile that has none, is refused before anything is built unless `allow_empty`."""
+    a profile that has none, is refused before anything is built unless `allow_empty`.
+    `with_unit_vectors=False` leaves out the answer units' vectors (valid.index.units): only for
+    measuring what they cost; such a release embeds its units when asked."""
     started = time.perf_counter()
     timings: dict[str, float] = {}
     settings = settings or IndexSettings()
@@ -107,7 +110,9 @@ def build_release(
             embedded, reused_inputs = 0, len(set(texts))
         else:
             _remove_debris(store)
-            embedded, reused_inputs = _build(texts, export, identity, embedder, store, timings, progress, embed_batch, export_path, started)
+            embedded, reused_inputs = _build(
+                texts, export, identity, embedder, store, timings, progress, embed_batch, export_path, started, with_unit_vectors
+            )
 
         activated = previous == release_id
         activation_error: ReleaseError | None = None
@@ -218,6 +223,7 @@ def _build(
     embed_batch: int,
     export_path,
     started: float,
+    with_unit_vectors: bool = True,
 ) -> tuple[int, int]:
     release_id = identity.release_id
     profiles = export.profiles
@@ -252,6 +258,18 @@ def _build(
         derived = derive(export.chunks, export.header).model_dump_json().encode() + b"\n"
         atomic_write(staging / DERIVED_FILE, derived)
         timings["derived"] = time.perf_counter() - mark
+
+        if with_unit_vectors:
+            # The answer units' vectors (valid.index.units), through the same embedding cache.
+            mark = time.perf_counter()
+            inputs = unit_vectors.unit_inputs(export.chunks)
+            cache = EmbeddingCache(store.cache_path)
+            try:
+                unit_vecs, _, _ = _embed(inputs, embedder, cache, progress, max(1, embed_batch))
+            finally:
+                cache.close()
+            unit_vectors.write(staging, inputs, unit_vecs, embedder.id)
+            timings["unit_vectors"] = time.perf_counter() - mark
 
         manifest = Manifest(
             release_id=release_id,

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from valid.contracts import Chunk, ExportHeader
 from valid.errors import ReleaseError, ValidError
 from valid.export.file import sha256_hex
-from valid.index import fts, vectors, verified
+from valid.index import fts, units, vectors, verified
 from valid.index.derived import DERIVED_FILE, Derived
 from valid.index.activation import active_release_id, is_registered
 from valid.index.manifest import (
@@ -83,6 +83,7 @@ class Release:
         if self.store.chroma_url:
             return None
         own = [self.path / name for name in ("release.json", "export-header.json", "fts.sqlite", DERIVED_FILE)]
+        own += [p for p in (self.path / units.UNITS_FILE, self.path / units.UNIT_KEYS_FILE) if p.is_file()]
         # Chroma rewrites its catalogue file at every client start (a row of its write lock), so
         # its stat says nothing; it holds each chunk's digest and scope, and every vector hit is
         # checked against FTS5's scope at every search (_check_in_scope) while the text served
@@ -214,6 +215,14 @@ class Release:
                 raise self._damaged(f"{path} differs from the digest recorded at build")
             self._derived = Derived.model_validate_json(data)
         return self._derived
+
+    # -- answer units' vectors (valid.index.units), stored at index time -----------------------
+    @property
+    def unit_vectors(self) -> units.StoredUnitVectors | None:
+        """The vectors of the release's answer units, read once; None for a release built without them."""
+        if getattr(self, "_unit_vectors", None) is None:
+            self._unit_vectors = units.read(self.path, self.embedder_id)
+        return self._unit_vectors
 
     # -- comparison groups ----------------------------------------------------------------
     @property
