@@ -187,11 +187,12 @@ def kind_of(question: str, profiles) -> str:
     return "scoped" if resolution.profiles else "unscoped"
 
 
-def run_in_process(corpus: Corpus, embedder, n: int, warmup: int) -> Run:
-    from valid.answer.wiring import open_engine
+def run_in_process(corpus: Corpus, embedder, n: int, warmup: int, selector: str | None = None) -> Run:
+    from valid.answer.wiring import make_generator, open_engine
 
     started = time.perf_counter()
-    engine = open_engine(corpus.state, embedder=embedder)
+    generator = make_generator("offline", **({"selector": selector} if selector else {}))
+    engine = open_engine(corpus.state, embedder=embedder, generator=generator)
     run = Run(open_ms=(time.perf_counter() - started) * 1000)
     kinds = {q: kind_of(q, engine.profiles) for q in corpus.questions}
     for i in range(warmup):
@@ -583,6 +584,8 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "valid-bench" / "ask",
                         help="where the generated doc set's export and index are kept between runs "
                         "(default ~/.cache/valid-bench/ask)")
+    parser.add_argument("--selector", choices=["fitted", "rules"], default=None,
+                        help="the offline answerer's selector (default: the answerer's own; docs/answer.md)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     parser.add_argument("--versions", action="store_true",
                         help="ask only questions about the versions themselves (list, latest, since, until, what changed, "
@@ -620,7 +623,7 @@ def main() -> None:
     runs = []
     for corpus in corpora:
         print(f"asking {args.questions} questions on {corpus.name} ...", file=sys.stderr)
-        runs.append(run_in_process(corpus, embedder, args.questions, args.warmup))
+        runs.append(run_in_process(corpus, embedder, args.questions, args.warmup, args.selector))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     lines = [

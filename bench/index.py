@@ -65,7 +65,7 @@ def child_build(state: str, export: str, embedder_kind: str, sharing: str = "sha
         from valid.embed.offline import OfflineMiniLM
 
         embedder = OfflineMiniLM()
-    result = build_release(export, embedder, Store(state))
+    result = build_release(export, embedder, Store(state), with_unit_vectors=sharing != "no-units")
     wall = time.perf_counter() - started
     report = result.report
     print(
@@ -79,6 +79,8 @@ def child_build(state: str, export: str, embedder_kind: str, sharing: str = "sha
                 "reused": report.embedding.reused,
                 "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "release": result.release_id,
+                "release_bytes": sum(f.stat().st_size for f in Path(result.path).rglob("*") if f.is_file()),
+                "unit_bytes": sum(f.stat().st_size for f in Path(result.path).glob("units.*")),
             }
         )
     )
@@ -468,6 +470,44 @@ def shared_variants(topics: int, named: float, repeat: int) -> list[str]:
     ]
 
 
+def unit_vectors(export: Path | None, topics: int, repeat: int) -> list[str]:
+    """Builds of one export from an empty state, with the answer units' vectors and without them."""
+    load_start = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="valid-bench-units-") as tmp_name:
+        tmp = Path(tmp_name)
+        source = "the bundled Cloud TPU sample"
+        if export is None:
+            export = generated_export(tmp / "generated.jsonl", topics)
+            source = f"the generated export of `tests/fixtures/index/exports.py`, {topics} topics"
+        runs: dict[str, list[dict]] = {"no-units": [], "share": []}
+        for n in range(repeat):
+            for arm in ("no-units", "share"):
+                runs[arm].append(run_build(tmp / f"state-{arm}-{n}", export, "offline", arm))
+    load_end = os.getloadavg()[0]
+
+    def row(label: str, arm: str) -> str:
+        walls = [r["wall"] for r in runs[arm]]
+        units = [r["timings"].get("unit_vectors", 0.0) for r in runs[arm]]
+        first = runs[arm][0]
+        return (
+            f"| {label} | {first['chunks']:,} | {statistics.median(walls):.1f} s ({', '.join(f'{w:.1f}' for w in walls)}) "
+            f"| {statistics.median(units):.1f} s | {first['release_bytes'] / 1e6:.2f} MB | {first['unit_bytes'] / 1e6:.2f} MB |"
+        )
+
+    return [
+        f"Command: `python3 bench/index.py --unit-vectors --repeat {repeat}`"
+        + (f" `--topics {topics}`" if "generated" in source else "")
+        + f" (Python {platform.python_version()}, {os.cpu_count()} cores shared with other work; load average "
+        f"{load_start:.1f} at the start, {load_end:.1f} at the end). {source}; each build from an empty state "
+        f"(everything embedded), offline embedder, one child process per build, the arms alternating, {repeat} each.",
+        "",
+        "| build | chunks | wall, median (runs) | unit vectors, median | release directory | of it unit vectors |",
+        "|---|---:|---|---:|---:|---:|",
+        row("without unit vectors (before)", "no-units"),
+        row("with unit vectors", "share"),
+    ]
+
+
 def write_docs(section: str, marks: tuple[str, str] = (MARK_START, MARK_END)) -> None:
     path = REPO / "docs" / "benchmarks.md"
     text = path.read_text(encoding="utf-8")
@@ -487,7 +527,19 @@ def main() -> None:
     parser.add_argument("--variants", action="store_true", help="only the builds with and without name-only variants sharing a vector")
     parser.add_argument("--named", type=float, default=0.5, help="with --variants: share of multi-profile chunks that name the product")
     parser.add_argument("--repeat", type=int, default=3, help="with --variants: builds per arm")
+    parser.add_argument("--unit-vectors", action="store_true",
+                        help="only the builds of the bundled sample with and without the answer units' vectors "
+                        "(--topics N with --generated: a generated export instead)")
+    parser.add_argument("--generated", action="store_true", help="with --unit-vectors: the generated export")
     args = parser.parse_args()
+    if args.unit_vectors:
+        with tempfile.TemporaryDirectory(prefix="valid-bench-sample-") as tmp_name:
+            export = None if args.generated else sample_export(Path(tmp_name) / "sample.jsonl")[0]
+            section = "\n".join(unit_vectors(export, args.topics, args.repeat))
+        print(section)
+        if not args.no_write:
+            write_docs(section, ("<!-- bench:units -->", "<!-- /bench:units -->"))
+        return
     if args.variants:
         section = "\n".join(shared_variants(args.topics, args.named, args.repeat))
         print(section)

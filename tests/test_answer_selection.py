@@ -102,15 +102,21 @@ def test_the_shipped_weights_are_the_fit_of_the_dev_halves_and_name_only_feature
     assert plain <= produced, plain - produced
 
 
-def test_changing_one_weight_changes_which_unit_answers():
+def test_the_answerer_uses_the_shipped_weights_and_changing_one_changes_which_unit_answers():
     request = _request(
         "How many chips does a v5p VM have?",
         _chunk("Each v5p VM has 4 chips.", "a"),
         _chunk("A v5p pod has up to 8960 chips in one slice.", "b", title="Pods"),
     )
-    first = [u.chunk_id for _, u in OfflineExtractive(selector="fitted", selection=SelectionModel({"chunk_rank": 5.0})).rank_units(request)]
-    flipped = [u.chunk_id for _, u in OfflineExtractive(selector="fitted", selection=SelectionModel({"chunk_rank": -5.0})).rank_units(request)]
-    assert first[0] == "a" and flipped[0] == "b"
+    shipped = SelectionModel.default()
+    assert OfflineExtractive(selector="fitted").selection.weights == shipped.weights
+
+    def first(weights):
+        answerer = OfflineExtractive(selector="fitted", selection=SelectionModel(weights, shipped.bias, 0.0))
+        return answerer.rank_units(request)[0][1].chunk_id
+
+    assert first(shipped.weights) == "a"
+    assert first({**shipped.weights, "chunk_rank": -200.0}) == "b"
 
 
 def test_a_question_whose_best_unit_is_below_the_floor_is_refused():
@@ -134,11 +140,22 @@ def test_the_fit_recovers_a_signal_that_separates_positives_and_a_floor_that_sep
     examples = [Example(i, {"signal": float(i % 2), "noise": float(i % 3)}, positive=bool(i % 2)) for i in range(60)]
     bias, weights = fit_logistic(examples)
     assert weights["signal"] > 2 * abs(weights.get("noise", 0.0))
-    floor, kept, answerable, refused, unanswerable = fit_floor([(0.9, True), (0.7, True), (0.2, False), (0.1, False)])
-    assert (kept, answerable, refused, unanswerable) == (2, 2, 2, 2) and 0.2 < floor <= 0.7
+    # 200 answerable requests at 0.30..0.99, 3 unanswerable: keeping 99 % refuses the two lowest answerable.
+    answerable = [(0.30 + i * 0.0035, True) for i in range(200)]
+    floor, kept, n_ok, refused, n_bad = fit_floor(answerable + [(0.1, False), (0.3, False), (0.9, False)])
+    assert (kept, n_ok, n_bad) == (198, 200, 3) and 0.3035 < floor < 0.307 and refused == 2
 
 
 def test_the_fitting_script_runs_and_names_its_inputs():
     done = subprocess.run([sys.executable, str(REPO / "bench/fit_selection.py"), "--help"], capture_output=True, text=True,
                           env={"PYTHONPATH": str(REPO / "sidecar"), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0 and "--set" in done.stdout and "dev" in done.stdout
+
+
+def test_an_ask_whose_best_unit_is_below_the_floor_is_refused_not_answered(state, tmp_path):
+    shipped = SelectionModel.default()
+    strict = OfflineExtractive(selector="fitted", selection=SelectionModel(shipped.weights, shipped.bias, floor=0.999999))
+    with open_engine(state, generator=strict, embedder=offline_embedder(), log=False, gap_issues=False) as engine:
+        answer = engine.ask(QUESTION).answer
+    assert answer.outcome == "refuse" and not answer.answers
+    assert _ask(state, tmp_path, offline_embedder())[0].outcome == "answer"  # the shipped floor answers it

@@ -686,9 +686,9 @@ class OfflineExtractive:
         asked, candidates = unit_candidates(request, vectors, self.tuning.compound_part_weight)
         scored = []
         for candidate in candidates:
+            if candidate.says_nothing:
+                continue  # a unit (or the section it sits in) must say something the question asks about
             if self.selector == "rules":
-                if candidate.says_nothing:
-                    continue  # a unit (or the section it sits in) must say something the question asks about
                 score = _rules_score(candidate, self.specific_boost, asked, self.tuning)
             else:
                 score = self.selection.probability(candidate.features)

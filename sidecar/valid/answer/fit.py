@@ -11,7 +11,7 @@ weights file) is bench/fit_selection.py's.
   features, returned on the raw scale (so the stored weights read directly as the model's).
 - `fit_floor`: the least probability of a request's best unit that separates the answerable dev
   requests (kept) from the unanswerable ones (absent in the build asked about, out of domain:
-  refused), maximising kept + refused; ties go to the lower floor (answer rather than refuse).
+  refused): the highest floor that keeps 99 % of the answerable requests.
 """
 
 from __future__ import annotations
@@ -68,20 +68,20 @@ def fit_logistic(examples: Sequence[Example], l2: float = 1.0, iterations: int =
     return bias, {n: round(float(v), 6) for n, v in zip(names, raw) if abs(v) > 1e-9}
 
 
-def fit_floor(best: Sequence[tuple[float, bool]]) -> tuple[float, int, int, int, int]:
+def fit_floor(best: Sequence[tuple[float, bool]], keep: float = 0.99) -> tuple[float, int, int, int, int]:
     """(floor, answerable kept, answerable, unanswerable refused, unanswerable) for the requests'
-    (best probability, answerable) pairs."""
-    answerable = sum(1 for _, a in best if a)
-    unanswerable = len(best) - answerable
-    candidates = sorted({0.0, *(round(p, 6) for p, _ in best)})
-    chosen, score = 0.0, -1
-    for i, p in enumerate(candidates):
-        # A floor halfway below the next value, so that a probability equal to a kept one stays kept.
-        floor = p if i == 0 else (candidates[i - 1] + p) / 2
-        kept = sum(1 for q, a in best if a and q >= floor)
-        refused = sum(1 for q, a in best if not a and q < floor)
-        if kept + refused > score:
-            chosen, score = floor, kept + refused
-    kept = sum(1 for q, a in best if a and q >= chosen)
-    refused = sum(1 for q, a in best if not a and q < chosen)
-    return round(chosen, 6), kept, answerable, refused, unanswerable
+    (best probability, answerable) pairs: the highest floor that still keeps `keep` of the
+    answerable requests, which refuses as many unanswerable ones as that allows. (Maximising kept +
+    refused never refuses on the dev halves, some forty answerable requests to each unanswerable
+    one; maximising the two shares instead kept 95 % of the answerable requests and lost 10 of 102
+    scoped dev questions on Cloud TPU.)"""
+    answerable = sorted(p for p, a in best if a)
+    unanswerable = [p for p, a in best if not a]
+    lost = int(len(answerable) * (1 - keep))  # how many answerable requests the floor may refuse
+    floor = 0.0
+    if answerable and lost > 0:
+        # Halfway between the last one refused and the first one kept.
+        floor = round((answerable[lost - 1] + answerable[lost]) / 2, 6)
+    kept = sum(1 for p in answerable if p >= floor)
+    refused = sum(1 for p in unanswerable if p < floor)
+    return floor, kept, len(answerable), refused, len(unanswerable)

@@ -86,12 +86,15 @@ def _gate_lines(card) -> list[str]:
 @_chroma
 @_generator
 @click.option("--no-baseline", is_flag=True, help="Run VALID only, without the unfiltered baseline arm.")
+@click.option("--selector", type=click.Choice(["fitted", "rules"]), default=None,
+              help="How the offline answerer chooses the answering unit: the fitted model or the hand-set rules "
+              "(default: the answerer's; docs/answer.md).")
 @click.option("--markdown", type=click.Path(dir_okay=False), default=None, help="Also write the scorecard as Markdown (and its chart beside it).")
 @click.option("--split", type=click.Choice(["dev", "test", "all"]), default="all", show_default=True,
               help="Which half of the trap set: tune on dev, report test.")
 @click.option("--version-order", metavar="NAME,NAME,...",
               help="The versions' order, oldest first, where their labels do not give it (valid.toml [versions] order).")
-def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline, markdown, split, version_order):
+def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline, selector, markdown, split, version_order):
     """Run TRAPSET through VALID and an unfiltered baseline; exit 1 if the gate fails.
 
     The gate: no wrong-generation answer reaches a reader, every citation in scope, every value
@@ -101,6 +104,10 @@ def eval_command(trapset, report_dir, state, chroma_url, generator, no_baseline,
     from valid.evaluate.run import evaluate
     from valid.evaluate.scorecard import render_html, render_markdown, render_svg
 
+    if selector and generator == "offline":
+        from valid.answer.wiring import make_generator
+
+        generator = make_generator(generator, selector=selector)
     card, raw = evaluate(trapset, state or _default_state(), generator=generator, chroma_url=chroma_url,
                          baseline=not no_baseline, split=split, progress=_progress,
                          version_order=[n.strip() for n in (version_order or "").split(",") if n.strip()],

@@ -25,7 +25,7 @@ def evaluate(
     trapset: str | Path,
     state: str | Path,
     *,
-    generator: str = "offline",
+    generator="offline",  # a generator's name, or a Generator
     chroma_url: str | None = None,
     baseline: bool = True,
     split: str = "all",
