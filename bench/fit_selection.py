@@ -108,6 +108,26 @@ def evaluate_model(model, examples, requests, rules=None):
     return right, answerable, best
 
 
+def kept_hits(model, examples, requests, ratio: float, max_steps: int = 3) -> int:
+    """Answerable requests whose kept units (the best, and up to max_steps within `ratio` of its
+    probability, as the answerer keeps them) hold a positive."""
+    by_request: dict[int, list] = {}
+    for e in examples:
+        by_request.setdefault(e.request, []).append(e)
+    hits = 0
+    for number, units in by_request.items():
+        eligible = sorted((e for e in units if e.eligible and not e.features.get("says_nothing")),
+                          key=lambda e: -model.probability(e.features))
+        if eligible and requests[number][0]:
+            best = model.probability(eligible[0].features)
+            kept = [e for e in eligible if model.probability(e.features) >= ratio * best][:max_steps]
+            hits += any(e.positive for e in kept)
+    return hits
+
+
+RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", action="append", required=True, metavar="TRAPSET=STATE")
@@ -140,10 +160,15 @@ def main() -> None:
     model = SelectionModel(weights, bias)
     right, answerable, best = evaluate_model(model, examples, requests)
     floor, kept, n_ok, refused, n_bad = fit_floor(best)
+    # The kept share: the highest ratio that holds the most answers (fewer units when it costs none).
+    hits = {ratio: kept_hits(model, examples, requests, ratio) for ratio in RATIOS}
+    keep_ratio = max(RATIOS, key=lambda r: (hits[r], r))
+    print("kept units hold the answer, by keep ratio: " + ", ".join(f"{r}: {hits[r]}" for r in RATIOS), file=sys.stderr)
     stored = SelectionWeights(
         bias=round(bias, 6),
         weights=dict(sorted(weights.items(), key=lambda kv: -abs(kv[1]))),
         floor=floor,
+        keep_ratio=keep_ratio,
         fit=SelectionFit(
             requests=len(requests), units=len(examples), positives=sum(e.positive for e in examples),
             top1=round(right / answerable, 4) if answerable else 0.0,

@@ -551,6 +551,7 @@ def unit_candidates(
         out.append(replace(candidate, features=features))
     _relative(out, "cosine", "cosine_gap", lambda best, x: x - best)
     _relative(out, "bm25", "bm25_share", lambda best, x: x / best if best > 0 else 0.0)
+    _relative(out, "lexical", "lexical_share", lambda best, x: x / best if best > 0 else 0.0)
     return asked, out
 
 
@@ -721,7 +722,8 @@ class OfflineExtractive:
             # Nothing in scope says it, or the best unit is below the fitted floor: abstain.
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
         best = scored[0][0]
-        chosen = [u for s, u in scored if s >= self.keep_ratio * best][: self.max_steps]
+        ratio = self.selection.keep_ratio if self.selector == "fitted" else self.keep_ratio
+        chosen = [u for s, u in scored if s >= ratio * best][: self.max_steps]
         answer = answer_line(chosen[0], asked)
         # "Where is the file, and what format is it in?": each further question brings its own
         # best unit, or the steps would answer the first question only. At most max_steps of them:

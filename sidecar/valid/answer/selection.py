@@ -11,6 +11,10 @@ logistic score combines them; the weights are not set by hand but fitted on the 
 trap sets by valid.answer.fit (`python3 bench/fit_selection.py`), and the result is stored in
 `valid/data/selection-weights.json` with the dev fit it reached.
 
+`keep_ratio`: the answer's further units (up to three) are those within this share of the best
+unit's probability; chosen by the same fit (the share of answerable dev requests whose kept units
+hold the expected answer).
+
 `floor`: the least probability the best unit must reach for an answer; below it the answerer
 abstains (an empty draft, which the engine turns into a refusal). Fitted on the same dev questions
 to separate the answerable from the unanswerable (absent in the build asked about, out of domain).
@@ -52,6 +56,7 @@ class SelectionWeights(BaseModel):
     bias: float
     weights: dict[str, float]
     floor: float = Field(ge=0.0, le=1.0)
+    keep_ratio: float = Field(default=0.6, gt=0.0, le=1.0)
     fit: SelectionFit = SelectionFit()
     command: str = ""
 
@@ -63,16 +68,18 @@ class SelectionModel:
              counts for nothing; a name the features do not produce is never set).
     bias:    the intercept.
     floor:   the least probability of the best unit for an answer (0: never abstain on it).
+    keep_ratio: the answer's further units are those within this share of the best one's probability.
     """
 
-    def __init__(self, weights: Mapping[str, float], bias: float = 0.0, floor: float = 0.0):
+    def __init__(self, weights: Mapping[str, float], bias: float = 0.0, floor: float = 0.0, keep_ratio: float = 0.6):
         self.weights = dict(weights)
         self.bias = float(bias)
         self.floor = float(floor)
+        self.keep_ratio = float(keep_ratio)
 
     @classmethod
     def from_stored(cls, stored: SelectionWeights) -> "SelectionModel":
-        return cls(stored.weights, stored.bias, stored.floor)
+        return cls(stored.weights, stored.bias, stored.floor, stored.keep_ratio)
 
     @classmethod
     def default(cls) -> "SelectionModel":
