@@ -554,6 +554,8 @@ def command_line(args) -> str:
     if args.versions:
         parts.append("--versions")
     parts.append(f"--questions {args.questions} --warmup {args.warmup}")
+    if args.selector:
+        parts.append(f"--selector {args.selector}")
     if args.corpus != "sample":
         parts.append(f"--cli-runs {args.cli_runs}")
         if args.cli_baseline:
