@@ -125,6 +125,12 @@ def kept_hits(model, examples, requests, ratio: float, max_steps: int = 3) -> in
     return hits
 
 
+def _shown(path: str) -> str:
+    """A trap set's path as the weights file records it: relative to the repository, never a machine path."""
+    resolved = Path(path).resolve()
+    return resolved.relative_to(REPO).as_posix() if resolved.is_relative_to(REPO) else Path(path).name
+
+
 RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
@@ -174,7 +180,7 @@ def main() -> None:
             top1=round(right / answerable, 4) if answerable else 0.0,
             answerable_kept=f"{kept}/{n_ok}", unanswerable_refused=f"{refused}/{n_bad}",
         ),
-        command="python3 bench/fit_selection.py " + " ".join(f"--set {Path(p.split('=', 1)[0]).as_posix()}=STATE" for p in args.set)
+        command="python3 bench/fit_selection.py " + " ".join(f"--set {_shown(p.split('=', 1)[0])}=STATE" for p in args.set)
         + (f" --l2 {args.l2:g}" if args.l2 != 30.0 else "") + (" --crossed" if args.crossed else ""),
     )
     text = json.dumps(stored.model_dump(mode="json"), indent=1) + "\n"

@@ -3,6 +3,7 @@ and read at ask time, the shipped weights are the fit's and decide the ranking, 
 best unit is below the fitted floor is refused."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -148,7 +149,7 @@ def test_the_fit_recovers_a_signal_that_separates_positives_and_a_floor_that_sep
 
 def test_the_fitting_script_runs_and_names_its_inputs():
     done = subprocess.run([sys.executable, str(REPO / "bench/fit_selection.py"), "--help"], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(REPO / "sidecar"), "PATH": "/usr/bin:/bin"})
+                          env={**os.environ, "PYTHONPATH": str(REPO / "sidecar")})
     assert done.returncode == 0 and "--set" in done.stdout and "dev" in done.stdout
 
 
