@@ -9,6 +9,7 @@ from fixtures.answer.export import NAMES, build_export
 from fixtures.answer.index import build_state, offline_embedder
 
 from valid.answer.agree import agree, what_is_said
+from valid.answer.text import terms
 from valid.answer.models import GenerationAnswer, Step
 from valid.answer.wiring import open_engine
 
@@ -120,3 +121,19 @@ def test_each_builds_own_name_is_no_difference_but_another_builds_name_or_value_
     d = _said("author", "To install Oxygen XML Author on macOS, open oxygenAuthor.dmg.", "install.dita#i/mac~author")
     e = _said("editor", "To install Oxygen XML Editor on macOS, open oxygen.dmg.", "install.dita#i/mac~editor")
     assert not agree([d, e], names=names)
+
+
+def test_a_line_that_agrees_beside_units_differing_in_a_sentence_about_the_question_is_not_agreement():
+    # The line is the same; one build's list of default formats has one more entry: that build's
+    # reader is told something the others are not, whatever the line.
+    line = "To list the formats that are available in your environment, use dita transtypes."
+    lead = "By default, the following values are available:"
+    windows = _said("windows", line, "args.dita#a/format~windows", f"{line}\n{lead}\n- html5\n- htmlhelp\n- pdf")
+    linux = _said("linux", line, "args.dita#a/format~linux", f"{line}\n{lead}\n- html5\n- pdf")
+    asked = frozenset(terms("Which --format values are available by default?"))
+    assert not agree([windows, linux], by_line=True, asked_terms=asked)
+    # A sentence the units differ in that says nothing the question asks about is no difference.
+    java = "The toolkit runs on Java 17 or later."
+    a = _said("windows", java, "install.dita#i/prereq~windows", java + " HTML Help Workshop is also needed.")
+    b = _said("linux", java, "install.dita#i/prereq~linux", java)
+    assert agree([a, b], by_line=True, asked_terms=frozenset(terms("Which Java version does the toolkit need?")))

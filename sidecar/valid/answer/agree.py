@@ -9,7 +9,9 @@ line (a count, a value, names: `by_line`), what the reader is told is that line:
 is the same agree even where the unit around it says more in one build (each build still shows its
 own unit), as long as no value differs: every build's units state the same values (the value
 grammar the checks use, valid.tokens), so a line that agrees beside steps that set another build's
-version is not agreement.
+version is not agreement. Nor is a line that agrees beside units that differ in a sentence about
+what is asked (`asked_terms`): "by default, the following values are available:" listing one more
+format in one build tells that build's reader something the others are not told, whatever the line.
 
 A build's own name is not a difference either: doc sets that resolve a key to the product's name in
 each build ("To install Oxygen XML Editor ..." beside "To install Oxygen XML Author ...") tell every
@@ -24,7 +26,11 @@ import re
 from collections.abc import Mapping, Sequence
 
 from valid.answer.models import GenerationAnswer
+from valid.answer.text import terms
 from valid.tokens import scan
+
+_LIST_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 def what_is_said(answer: GenerationAnswer, own_names: Sequence[str] = ()) -> tuple[str, ...]:
@@ -34,16 +40,43 @@ def what_is_said(answer: GenerationAnswer, own_names: Sequence[str] = ()) -> tup
 
 
 def agree(
-    answers: Sequence[GenerationAnswer], by_line: bool = False, names: Mapping[str, Sequence[str]] | None = None
+    answers: Sequence[GenerationAnswer],
+    by_line: bool = False,
+    names: Mapping[str, Sequence[str]] | None = None,
+    asked_terms: frozenset[str] = frozenset(),
 ) -> bool:
     """Two or more answers that all say the same thing (one answer agrees with nothing). `names`: each
-    build's own names (labels), set aside in its own answer."""
+    build's own names (labels), set aside in its own answer; `asked_terms`: the question's terms
+    (valid.answer.text.terms), which a sentence two answers' units differ in must not share."""
     names = names or {}
     said = set()
     for a in answers:
         told = what_is_said(a, names.get(a.generation, ()))
         said.add((told[:1], _values(a)) if by_line else told)
-    return len(answers) >= 2 and len(said) == 1
+    if len(answers) < 2 or len(said) != 1:
+        return False
+    return not (by_line and _differ_about(answers, names, asked_terms))
+
+
+def _differ_about(answers: Sequence[GenerationAnswer], names: Mapping[str, Sequence[str]], asked: frozenset[str]) -> bool:
+    """Whether the answers' units differ in a sentence (a list with its lead-in) sharing a question term."""
+    told = [
+        {_normal(_without(b, names.get(a.generation, ()))): b for s in a.steps for b in _blocks(s.text)}
+        for a in answers
+    ]
+    common = set.intersection(*(set(t) for t in told))
+    return any(terms(block) & asked for t in told for key, block in t.items() if key not in common)
+
+
+def _blocks(text: str) -> list[str]:
+    """A unit's sentences, each list item kept with the sentence that leads into it."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if lines and _LIST_ITEM.match(line):
+            lines[-1] += "\n" + line
+        elif line.strip():
+            lines.append(line)
+    return [s for line in lines for s in _SENTENCE_END.split(line) if s.strip()]
 
 
 def _values(answer: GenerationAnswer) -> frozenset[str]:

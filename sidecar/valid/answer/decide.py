@@ -70,6 +70,7 @@ from valid.answer.scope import search_text
 from valid.answer.choices import has_own, shared_chunks, shared_only, undominated
 from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
+from valid.answer.text import terms as text_terms
 
 MAX_REVISIONS = 2
 # With no build named, each build the reader would be asked to choose is answered in its own scope
@@ -436,7 +437,8 @@ class AnswerEngine:
         by_line = run.reading.kind in PIECE_KINDS
         same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
         names = {p.name: p.labels for p in self.profiles}  # a build's own name is no difference
-        if not agree(list(said.values()), by_line, names) or same_chunks and not by_line:
+        asked = frozenset(text_terms(run.question))
+        if not agree(list(said.values()), by_line, names, asked) or same_chunks and not by_line:
             return False
         tried = {
             p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
