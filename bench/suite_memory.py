@@ -2,6 +2,7 @@
 
     python3 bench/suite_memory.py -- python3 -m pytest -m "not slow"
     python3 bench/suite_memory.py --modules modules.tsv -- python3 -m pytest
+    python3 bench/suite_memory.py --tests tests.tsv -- python3 -m pytest tests/test_serve_http.py
 
 Runs the command and, every --interval seconds, sums the resident set (RSS) of the command's whole
 process tree: pytest and everything it starts (`valid serve` processes, chromium and chromedriver,
@@ -41,7 +42,9 @@ PR_SET_CHILD_SUBREAPER = 36
 def pytest_runtest_logstart(nodeid, location):
     path = os.environ.get(NODE_FILE_ENV)
     if path:
-        Path(path).write_text(nodeid, encoding="utf-8")
+        # Replaced, not rewritten in place: the sampler never reads a half-written id.
+        Path(path + ".new").write_text(nodeid, encoding="utf-8")
+        os.replace(path + ".new", path)
 
 
 # --- sampler side ---
@@ -92,7 +95,7 @@ def _module_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0] or "(collection)"
 
 
-def run(command: list[str], interval: float, node_file: Path) -> tuple[int, float, dict, dict]:
+def run(command: list[str], interval: float, node_file: Path) -> tuple[int, float, dict, dict, dict]:
     # Orphans of the tree (a daemonized server) are re-parented to us, so they stay counted.
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -106,6 +109,7 @@ def run(command: list[str], interval: float, node_file: Path) -> tuple[int, floa
     start = time.monotonic()
     child = subprocess.Popen(command, env=env)
     modules: dict[str, Module] = {}
+    tests: dict[str, Module] = {}
     peak = {"rss": 0, "node": "", "processes": []}
     returncode = None
     last = start
@@ -119,6 +123,10 @@ def run(command: list[str], interval: float, node_file: Path) -> tuple[int, floa
         except OSError:
             node = ""
         module = modules.setdefault(_module_of(node), Module(_module_of(node), main_first=main))
+        test = tests.setdefault(node, Module(node, main_first=main))
+        test.seconds += now - last
+        test.peak_tree = max(test.peak_tree, total)
+        test.main_last = main
         module.seconds += now - last
         module.peak_tree = max(module.peak_tree, total)
         module.peak_main = max(module.peak_main, main)
@@ -131,7 +139,7 @@ def run(command: list[str], interval: float, node_file: Path) -> tuple[int, floa
         last = now
         time.sleep(interval)
         returncode = _reap(child.pid)
-    return returncode, time.monotonic() - start, modules, peak
+    return returncode, time.monotonic() - start, modules, tests, peak
 
 
 def _reap(main_pid: int) -> int | None:
@@ -156,6 +164,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interval", type=float, default=0.2, help="seconds between samples (default 0.2)")
     parser.add_argument("--modules", type=Path, help="write every module's figures here (TSV)")
+    parser.add_argument("--tests", type=Path, help="write every test's figures here (TSV, in run order)")
     parser.add_argument("--top", type=int, default=15, help="modules to print, by peak (default 15)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the command, after --")
     args = parser.parse_args()
@@ -165,7 +174,7 @@ def main() -> int:
 
     load_before = _loadavg()
     with tempfile.TemporaryDirectory(prefix="suite-memory-") as tmp:
-        code, wall, modules, peak = run(command, args.interval, Path(tmp) / "node")
+        code, wall, modules, tests, peak = run(command, args.interval, Path(tmp) / "node")
     load_after = _loadavg()
 
     rows = sorted(modules.values(), key=lambda m: -m.peak_tree)
@@ -188,6 +197,11 @@ def main() -> int:
                 children = " ".join(f"{n}={v // MB}" for n, v in sorted(m.peak_children.items(), key=lambda kv: -kv[1]))
                 out.write(f"{m.name}\t{m.seconds:.1f}\t{m.peak_tree // MB}\t{m.peak_main // MB}\t"
                           f"{(m.main_last - m.main_first) // MB}\t{children}\n")
+    if args.tests:
+        with args.tests.open("w", encoding="utf-8") as out:
+            out.write("test\tseconds\tpeak_tree_mb\tpytest_start_mb\tpytest_end_mb\n")
+            for t in tests.values():
+                out.write(f"{t.name}\t{t.seconds:.1f}\t{t.peak_tree // MB}\t{t.main_first // MB}\t{t.main_last // MB}\n")
     return code
 
 
