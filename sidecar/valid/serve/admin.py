@@ -54,7 +54,10 @@ def admin_guard(token: str | None, open_without_token: bool, error: Callable[...
     return guard
 
 
-def add_admin_routes(app: FastAPI, holder, guard, responses: dict) -> None:
+def add_admin_routes(app: FastAPI, guard, responses: dict) -> None:
+    # The route reads the release holder from the app, not from a closure: FastAPI keeps every
+    # endpoint it has classified in a process-wide cache (fastapi.dependencies.models), so a
+    # closure over the holder kept each app's releases and embedder alive after the app stopped.
     @app.post(
         "/v1/admin/reload",
         response_model=ReloadResult,
@@ -62,7 +65,8 @@ def add_admin_routes(app: FastAPI, holder, guard, responses: dict) -> None:
         dependencies=[Depends(guard)],
         summary="Re-read the active pointer now; open and verify a newly activated release before serving it.",
     )
-    async def reload() -> ReloadResult:
+    async def reload(request: Request) -> ReloadResult:
+        holder = request.app.state.holder
         changed = await asyncio.to_thread(holder.check, retry_failed=True)
         status = holder.status()
         return ReloadResult(changed=changed, release=status.release, error=None if changed else status.last_error)

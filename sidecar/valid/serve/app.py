@@ -58,7 +58,7 @@ def create_app(source: ReleaseSource, config: ServeConfig | None = None, convers
     app.include_router(conversation_routes.router)
     app.include_router(releases.router)
     app.include_router(health.router)
-    admin.add_admin_routes(app, service.holder, service.admin_only, errors.responses(401, 403, 500))
+    admin.add_admin_routes(app, service.admin_only, errors.responses(401, 403, 500))
     page.install(app)
     middleware.install(app, service)
     return app
