@@ -82,7 +82,8 @@ class Answerer(Protocol):
 
 
 class ReleaseSource(Protocol):
-    """Where the active release comes from."""
+    """Where the active release comes from. A source may also have `close()`, which the service
+    calls when it stops (after closing the release it served)."""
 
     def active_id(self) -> str | None:
         """The active release id, read cheaply (a pointer), or None when nothing is active."""

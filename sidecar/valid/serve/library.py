@@ -229,6 +229,13 @@ class LibraryReleases:
                 self._shared_log = s.open_log(Path(self.store.root))
             return self._shared_log
 
+    def close(self) -> None:
+        """At the service's shutdown: let go of the embedders (an ONNX session of ~100 MB each) now.
+        A stopped app is a web of reference cycles that only a full garbage collection frees, which
+        may not come for a long time; a source opened again loads its embedder again."""
+        with self._lock:
+            self._embedders.clear()
+
     def active_id(self) -> str | None:
         from valid.index.activation import active_release_id
 

@@ -30,6 +30,7 @@ from valid.serve.releases import ReleaseHolder
 
 class Service:
     def __init__(self, source: ReleaseSource, config: ServeConfig, conversations=None):
+        self.source = source
         self.config = config
         self.limits = config.limits
         self.metrics = ServiceMetrics()
@@ -95,6 +96,10 @@ class Service:
             for task in list(self._background):
                 task.cancel()
             self.holder.close()
+            # A source that holds models (LibraryReleases: its embedders) lets go of them now.
+            close_source = getattr(self.source, "close", None)
+            if close_source is not None:
+                close_source()
             self.admission.shutdown()
             if self.owns_store:
                 self.store.close()
