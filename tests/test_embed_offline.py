@@ -96,3 +96,28 @@ def test_offline_embedder_opens_no_network_connection():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def _sessions_alive() -> int:
+    import gc
+
+    import onnxruntime
+
+    gc.collect()
+    return sum(isinstance(o, onnxruntime.InferenceSession) for o in gc.get_objects())
+
+
+def test_embedders_of_one_process_share_one_loaded_model_and_free_it_with_the_last():
+    # A server with several releases, or a process that opens many engines, would otherwise hold
+    # one ~100 MB ONNX session per embedder.
+    before = _sessions_alive()
+    first, second = OfflineMiniLM(), OfflineMiniLM()
+    a = first.embed_query("create a TPU VM")
+    b = second.embed_query("create a TPU VM")
+    assert a == b
+    assert _sessions_alive() - before <= 1
+    other_threads = OfflineMiniLM(threads=1)
+    assert np.allclose(other_threads.embed_query("create a TPU VM"), a, atol=1e-5)
+    assert _sessions_alive() - before <= 2  # another thread count is another session
+    del first, second, other_threads
+    assert _sessions_alive() == before

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from importlib import resources
 from pathlib import Path
 from typing import Sequence
@@ -51,6 +52,43 @@ def default_tokenizer_path() -> Path:
     return Path(str(resources.files("valid") / "data" / "tokenizer.json"))
 
 
+class _Runtime:
+    """The tokenizer and ONNX session of one model: ~100 MB once loaded, so it is shared by every
+    embedder of the process that names the same files (checked digests) and thread count, and
+    freed when the last of them is gone. Both are safe to call from several threads at once."""
+
+    def __init__(self, model_path: Path, tokenizer_path: Path, threads: int):
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # no length: pad to the batch's longest
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self.input_names = {node.name for node in self.session.get_inputs()}
+        self.tokenizer = tokenizer
+
+
+# Loaded runtimes, held only by the embedders using them: a server with several releases, or a
+# process that opens many engines (the test suite), loads the model once instead of once each.
+_RUNTIMES: "weakref.WeakValueDictionary[tuple, _Runtime]" = weakref.WeakValueDictionary()
+_RUNTIMES_LOCK = threading.Lock()
+
+
+def _shared_runtime(model_path: Path, tokenizer_path: Path, recipe_digest: str, threads: int) -> _Runtime:
+    key = (str(model_path.resolve()), str(tokenizer_path.resolve()), recipe_digest, threads)
+    with _RUNTIMES_LOCK:
+        runtime = _RUNTIMES.get(key)
+        if runtime is None:
+            runtime = _Runtime(model_path, tokenizer_path, threads)
+            _RUNTIMES[key] = runtime
+        return runtime
+
+
 class OfflineMiniLM:
     """all-MiniLM-L6-v2 int8 on onnxruntime; 384-dimensional unit vectors."""
 
@@ -85,26 +123,12 @@ class OfflineMiniLM:
         self._recipe_digest = hashlib.sha256(f"{model_sha256}:{tokenizer_sha256}:{RECIPE}".encode()).hexdigest()
 
         self.threads = threads
-        self._tokenizer = None
-        self._session = None
+        self._runtime: _Runtime | None = None
         self._load_lock = threading.Lock()
 
     def _load(self) -> None:
         # Loaded on first use: a build whose texts are all cached never pays for the session.
-        import onnxruntime
-        from tokenizers import Tokenizer
-
-        tokenizer = Tokenizer.from_file(str(self.tokenizer_path))
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # no length: pad to the batch's longest
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = self.threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        session = onnxruntime.InferenceSession(str(self.model_path), options, providers=["CPUExecutionProvider"])
-        self._input_names = {node.name for node in session.get_inputs()}
-        self._tokenizer = tokenizer
-        self._session = session  # last: other threads test it without the lock
+        self._runtime = _shared_runtime(self.model_path, self.tokenizer_path, self._recipe_digest, self.threads)
 
     @property
     def id(self) -> str:
@@ -128,17 +152,18 @@ class OfflineMiniLM:
 
         if not texts:
             return []
-        if self._session is None:
+        if self._runtime is None:
             with self._load_lock:
-                if self._session is None:
+                if self._runtime is None:
                     self._load()
-        encodings = self._tokenizer.encode_batch(texts)
+        runtime = self._runtime
+        encodings = runtime.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._input_names:
+        if "token_type_ids" in runtime.input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feeds)[0]  # [batch, tokens, 384]
+        hidden = runtime.session.run(None, feeds)[0]  # [batch, tokens, 384]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
