@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,6 +89,34 @@ def corvane_build(corvane_export, tmp_path_factory) -> SampleBuild:
     root = tmp_path_factory.mktemp("corvane-build")
     release = build_release(corvane_export, make_embedder("offline"), Store(root / "state")).release_id
     return SampleBuild(state=root / "state", release_id=release, export=corvane_export)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _free_what_the_module_left():
+    """After each module (its fixtures torn down): free what it left for the cyclic collector.
+
+    Apps, engines and releases are webs of reference cycles that only a full collection frees, and
+    in a large process those come rarely; and embedded Chroma keeps every store it opened in a
+    process-wide cache (chromadb's SharedSystemClient) until a client is closed, which a test that
+    builds a release in a temporary state never does. Left alone, both add up over the session.
+    Nothing outlives a module but the session fixtures, which hold paths, not clients."""
+    yield
+    if "chromadb" in sys.modules:
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient.clear_system_cache()
+    gc.collect()
+    _return_freed_memory()
+
+
+def _return_freed_memory() -> None:
+    """Hand the freed heap back to the system (glibc keeps it in its per-thread arenas otherwise:
+    the servers' worker threads each have one, so the process's size only ever grew)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return  # not glibc: nothing to trim
+    libc.malloc_trim(0)
 
 
 @pytest.fixture(scope="session")
