@@ -112,6 +112,7 @@ def run(command: list[str], interval: float, node_file: Path) -> tuple[int, floa
     tests: dict[str, Module] = {}
     peak = {"rss": 0, "node": "", "processes": []}
     returncode = None
+    cpu = [0.0]
     last = start
     while returncode is None:
         now = time.monotonic()
@@ -138,20 +139,23 @@ def run(command: list[str], interval: float, node_file: Path) -> tuple[int, floa
             peak = {"rss": total, "node": node, "processes": sorted(members, key=lambda m: -m[2])[:8]}
         last = now
         time.sleep(interval)
-        returncode = _reap(child.pid)
+        returncode = _reap(child.pid, cpu)
+    peak["cpu"] = cpu[0]
     return returncode, time.monotonic() - start, modules, tests, peak
 
 
-def _reap(main_pid: int) -> int | None:
-    """Reap every exited child (adopted orphans too); the main command's exit code once it ended."""
+def _reap(main_pid: int, cpu: list[float]) -> int | None:
+    """Reap every exited child (adopted orphans too), adding its CPU seconds (its own and its
+    waited-for descendants') to cpu[0]; the main command's exit code once it ended."""
     code = None
     while True:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return code if code is not None else 0
         if pid == 0:
             return code
+        cpu[0] += usage.ru_utime + usage.ru_stime
         if pid == main_pid:
             code = os.waitstatus_to_exitcode(status)
 
@@ -180,7 +184,8 @@ def main() -> int:
     rows = sorted(modules.values(), key=lambda m: -m.peak_tree)
     print(f"\n== {' '.join(command)}", file=sys.stderr)
     print(f"exit {code}; wall {int(wall // 60)} min {wall % 60:.0f} s; peak RSS summed over the process tree "
-          f"{peak['rss'] / MB:,.0f} MB during {peak['node'] or '(collection)'}; "
+          f"{peak['rss'] / MB:,.0f} MB during {peak['node'] or '(collection)'}; CPU {peak['cpu']:,.0f} s (user + system, "
+          f"the whole tree: on a busy machine a better measure of the work than the wall time); "
           f"load average (1 min) {load_before} before, {load_after} after, on {os.cpu_count()} cores", file=sys.stderr)
     print("at the peak: " + ", ".join(f"{name} {rss / MB:,.0f} MB" for _, name, rss in peak["processes"]),
           file=sys.stderr)
