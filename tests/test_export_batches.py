@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from valid.export.batches import topic_batches
+from valid.export.batches import join, topic_batches
 from valid.dita.loader import load
 from valid.export import export
 
@@ -79,22 +80,89 @@ def test_a_guide_with_keyrefs_conrefs_and_profiled_branches_in_batches_is_byte_i
     assert b'"id":"t/topic-01.dita#t1/body~g2"' in whole  # variants by profile survive the join
 
 
-def test_batches_that_cannot_be_joined_exactly_fall_back_to_one_run(tmp_path):
-    # One section conref'd whole into two topics: its chunks carry the library's source path, so
-    # that path would sit in two batches, and joining them could break the one-run order.
+def reuse(docs: Path, library: str, pulls: dict[str, str]) -> dict[str, Path]:
+    """A library topic and topics that each conref one of its sections, one topicref each."""
+    docs.mkdir()
+    (docs / "lib.dita").write_text(library)
+    for name, section in pulls.items():
+        (docs / f"{name}.dita").write_text(
+            f'<topic id="{name}"><title>{name}</title><body><p>Own {name}.</p><section conref="lib.dita#lib/{section}"/></body></topic>'
+        )
+    refs = "".join(f'<topicref href="{name}.dita"/>' for name in pulls)
+    (docs / "m.ditamap").write_text(f"<map><title>M</title>{refs}</map>")
+    (docs / "all.ditaval").write_text("<val/>")
+    return {"all": docs / "all.ditaval"}
+
+
+def test_a_section_conrefd_into_topics_of_two_batches_is_joined_in_place(tmp_path):
+    # Its chunks carry the library's source path in both batches: the join merges them by the
+    # stylesheet's order (path, line, id) instead of running everything at once.
+    docs = tmp_path / "docs"
+    library = '<topic id="lib"><title>L</title><body><section id="s"><title>S</title><p>Shared.</p></section></body></topic>'
+    profiles = reuse(docs, library, {"a": "s", "z": "s"})
+    whole, _ = run(tmp_path, "whole", docs / "m.ditamap", 1000, profiles=profiles)
+    parts, events = run(tmp_path, "parts", docs / "m.ditamap", 1, profiles=profiles)
+    assert batched(events)
+    assert parts == whole
+
+
+def test_two_sections_of_one_source_line_pulled_into_two_batches_are_joined_in_id_order(tmp_path):
+    # Both sections start on line 1 of the library: one run orders them by id (a's before z's).
+    docs = tmp_path / "docs"
+    library = (
+        '<topic id="lib"><title>L</title><body><section id="s1"><title>One</title><p>First.</p></section>'
+        '<section id="s2"><title>Two</title><p>Second.</p></section></body></topic>'
+    )
+    profiles = reuse(docs, library, {"a": "s2", "z": "s1"})
+    whole, _ = run(tmp_path, "whole", docs / "m.ditamap", 1000, profiles=profiles)
+    parts, events = run(tmp_path, "parts", docs / "m.ditamap", 1, profiles=profiles)
+    assert batched(events)
+    assert parts == whole
+
+
+def batch_output(header: str, *chunks: tuple[str, str, int]) -> str:
+    lines = [header]
+    for chunk_id, path, line in chunks:
+        source = {"path": path, "line": line, "xpath": "/topic[1]"}
+        lines.append(json.dumps({"kind": "chunk", "id": chunk_id, "source": source, "scope": {"p": True}}))
+    return "\n".join(lines) + "\n"
+
+
+HEADER = '{"kind":"header","counts":{"chunks":1,"kept_by_no_profile":0,"per_profile":{"p":1}},"x":1}'
+
+
+def test_batches_with_one_chunk_id_in_both_or_different_headers_are_not_joined():
+    first = batch_output(HEADER, ("a.dita#a/body", "a.dita", 1))
+    assert join([first, batch_output(HEADER, ("a.dita#a/body", "a.dita", 1))], ["p"]) is None
+    assert join([first, batch_output(HEADER.replace('"x":1', '"x":2'), ("b.dita#b/body", "b.dita", 1))], ["p"]) is None
+    joined = join([batch_output(HEADER, ("b.dita#b/body", "b.dita", 1)), first], ["p"])
+    assert joined.split("\n")[0] == HEADER.replace('"chunks":1', '"chunks":2').replace('"p":1', '"p":2')
+    assert [json.loads(line)["id"] for line in joined.split("\n")[1:-1]] == ["a.dita#a/body", "b.dita#b/body"]
+
+
+def test_copies_of_a_topic_go_to_their_source_files_batch(tmp_path):
+    # A @copy-to copy and a key scope's second copy are files of their own in every build; each
+    # belongs to the batch of its source, so batches of one topic file are joined without a fallback.
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "lib.dita").write_text('<topic id="lib"><title>L</title><body><section id="s"><title>S</title><p>Shared.</p></section></body></topic>')
-    for name in ("a", "z"):
-        (docs / f"{name}.dita").write_text(
-            f'<topic id="{name}"><title>{name}</title><body><p>Own {name}.</p><section conref="lib.dita#lib/s"/></body></topic>'
-        )
-    (docs / "m.ditamap").write_text('<map><title>M</title><topicref href="a.dita"/><topicref href="z.dita"/></map>')
+    (docs / "a.dita").write_text('<topic id="a"><title>A</title><body><p>Alpha.</p></body></topic>')
+    (docs / "k.dita").write_text('<topic id="k"><title>K</title><body><p>Uses <keyword keyref="name"/>.</p></body></topic>')
+    (docs / "z.dita").write_text('<topic id="z"><title>Z</title><body><p>Zulu.</p></body></topic>')
+    scopes = "".join(
+        f'<topicgroup keyscope="{s}"><keydef keys="name"><topicmeta><keywords><keyword>{s}</keyword></keywords>'
+        f'</topicmeta></keydef><topicref href="k.dita"/></topicgroup>'
+        for s in ("one", "two")
+    )
+    (docs / "m.ditamap").write_text(
+        f'<map><title>M</title><topicref href="a.dita"/><topicref href="a.dita" copy-to="a-copy.dita"/>{scopes}'
+        '<topicref href="z.dita"/></map>'
+    )
     (docs / "all.ditaval").write_text("<val/>")
     profiles = {"all": docs / "all.ditaval"}
     whole, _ = run(tmp_path, "whole", docs / "m.ditamap", 1000, profiles=profiles)
+    assert b'"id":"a-copy.dita#a/body"' in whole and b'"id":"k-1.dita#k/body"' in whole
     parts, events = run(tmp_path, "parts", docs / "m.ditamap", 1, profiles=profiles)
-    assert ("chunk and merge", 0, 1) in events  # the fallback ran
+    assert batched(events) and events[-1] == ("chunk and merge", 3, 3)
     assert parts == whole
 
 

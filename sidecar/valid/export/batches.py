@@ -8,15 +8,24 @@ unlinked (their @href removed, so the stylesheet never loads those files), and t
 outputs are joined. The stylesheet then holds one batch of topics per profile at a time instead of
 the whole doc set per profile.
 
-The joined output must be byte-identical to one run over everything. Lines are sorted by source
-path first, so batches are made of topic files in source-path order, and the join is accepted only
-when that held in the actual output: the batches' source paths do not overlap and ascend, and
-their headers agree on everything but the counts (which add up). Otherwise (content conref'd from
-one file into topics of two batches, say) the export falls back to one run over everything.
+A topic's copies (a key scope's `-2` copy, a `@copy-to` or branch copy) go with their source file:
+a job file's `@src` names the source of each of its files, copies included, so a copy is unlinked
+exactly when its source is outside the batch.
+
+The joined output must be byte-identical to one run over everything. The stylesheet sorts lines
+by source path, line and column of the chunk element, then id and variant (xsl/merge.xsl), and
+each batch's output is in that order. The loader gives every element column 1 (lxml reports
+lines only), so the key is (source path, line, id without its variant suffix), which every line
+shows, and the join merges the batches' lines by it: content conref'd from one file into topics
+of several batches keeps that file's source path in each of them and lands where one run puts
+it. The join is accepted only when the batches' headers agree on everything but the counts
+(which add up) and no chunk id is in two batches; otherwise the export falls back to one run
+over everything.
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import re
@@ -74,14 +83,18 @@ def write_batch_jobs(
     """Beside each job's files, a job file and root map for batch n that link only its topics.
 
     `targets` caches the job URI each root-map @href names: the same for every build and batch."""
-    outside = {docset.files[f].job_uri for f in all_topics - set(batch)}
+    outside = {docset.files[f].uri for f in all_topics - set(batch)}
     cache = {} if targets is None else targets
     made = {name: _batch_job(job, outside, docset, n, cache) for name, job in job_files.items()}
     return BatchJobs(jobs=made, unfiltered=_batch_job(unfiltered, outside, docset, n, cache))
 
 
 def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int, targets: dict[str, str]) -> Path:
+    """`outside`: the source URIs (@xtrf, the job's @src) of the topic files not in batch n."""
     job_dir = job_file.parent
+    job = etree.parse(str(job_file))
+    # Job URI -> source URI: a copy's own URI names its source, so it goes with its source's batch.
+    source_of = {f.get("uri"): f.get("src") for f in job.iter("file")}
     map_uri = docset.root_map.job_uri
     map_path = job_dir / map_uri
     batch_map = map_path.with_name(f"{map_path.stem}.valid-batch-{n}{map_path.suffix}")
@@ -95,10 +108,9 @@ def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int, target
             # Relative to the job directory, which is the same for every job: the map's job URI.
             path = os.path.normpath(Path(map_uri).parent / unquote(href.split("#")[0]))
             target = targets[href] = Path(path).as_posix()
-        if target in outside:
+        if source_of.get(target) in outside:
             del el.attrib["href"]  # the stylesheet loads only referenced topic files
     tree.write(str(batch_map), xml_declaration=True, encoding="UTF-8")
-    job = etree.parse(str(job_file))
     for f in job.iter("file"):
         if f.get("input") == "true":
             f.set("uri", Path(os.path.relpath(batch_map, job_dir)).as_posix())
@@ -116,14 +128,36 @@ def join(outputs: Sequence[str], profiles: Sequence[str]) -> str | None:
         bodies.append(lines[1:])
     if len({_COUNTS.sub("", h) for h in headers}) != 1 or not all(_COUNTS.search(h) for h in headers):
         return None
-    previous_last: str | None = None
-    for body in bodies:
-        paths = [json.loads(line)["source"]["path"] for line in body]
-        if not paths:
-            continue
-        if previous_last is not None and paths[0] <= previous_last:
-            return None  # a source path in two batches, or out of order: not the one-run order
-        previous_last = paths[-1]
+    keyed = [[_order(line, index) for index, line in enumerate(body)] for body in bodies]
+    if not _disjoint(keyed):
+        return None
+    merged = heapq.merge(*keyed)  # each batch is in this order already; ties only within a batch
+    return "\n".join([_joined_header(headers, profiles), *(line for *_key, line in merged)]) + "\n"
+
+
+def _order(line: str, index: int) -> tuple[str, int, str, int, str]:
+    """A chunk line's place in the one-run order (source path, line, base id: the id without its
+    variant suffix), its index in its batch (variants keep their batch's order), and the line."""
+    chunk = json.loads(line)
+    source = chunk["source"]
+    return source["path"], source["line"], _base_id(chunk), index, line
+
+
+def _base_id(chunk: dict) -> str:
+    """The id the stylesheet sorts by: a variant's id ends in '~' and its profiles joined by '+'."""
+    variant = "~" + "+".join(p for p, kept in chunk["scope"].items() if kept)
+    chunk_id = chunk["id"]
+    return chunk_id[: -len(variant)] if chunk_id.endswith(variant) else chunk_id
+
+
+def _disjoint(keyed: Sequence[Sequence[tuple]]) -> bool:
+    """No chunk (base id) in two batches: a line's key then decides its place among other batches'."""
+    owner: dict[str, int] = {}
+    return all(owner.setdefault(base, n) == n for n, body in enumerate(keyed) for _path, _line, base, *_rest in body)
+
+
+def _joined_header(headers: Sequence[str], profiles: Sequence[str]) -> str:
+    """The first batch's header with the counts of every batch added up."""
     counts = [json.loads(h)["counts"] for h in headers]
     chunks = sum(c["chunks"] for c in counts)
     kept = sum(c["kept_by_no_profile"] for c in counts)
@@ -135,8 +169,7 @@ def join(outputs: Sequence[str], profiles: Sequence[str]) -> str | None:
         missed = ",".join(f'{json.dumps(n)}:{sum(c.get("not_chunked", {}).get(n, 0) for c in counts)}' for n in names)
         joined_counts += f',"not_chunked":{{{missed}}}'
     joined_counts += "}"
-    header = _COUNTS.sub(lambda _m: joined_counts, headers[0], count=1)
-    return "\n".join([header, *(line for body in bodies for line in body)]) + "\n"
+    return _COUNTS.sub(lambda _m: joined_counts, headers[0], count=1)
 
 
 def run_batches(
