@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from valid.dita import classes
-from valid.dita.loader import XPATH_ATTR, load
+from valid.dita.loader import XPATH_ATTR, find_fragment, id_index, load
 from valid.errors import DitaSyntaxError, MissingTargetError, UnsafeReferenceError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dita"
@@ -257,3 +257,24 @@ def test_url_schemes_and_absolute_paths_are_refused_for_local_content(tmp_path, 
 def test_missing_root_map_is_a_missing_target(tmp_path):
     with pytest.raises(MissingTargetError, match="root map not found"):
         load(tmp_path / "nothing.ditamap")
+
+
+def test_a_fragment_found_through_an_id_index_is_the_element_the_tree_walk_finds(tmp_path):
+    # Duplicate ids: the first in document order wins; 'topic/element' looks only at elements
+    # whose nearest topic is that topic (not a nested topic's); a bare id is a topic first.
+    (tmp_path / "t.dita").write_text(
+        '<dita><topic id="a"><title>A</title><body><p id="x">A x</p></body>'
+        '<topic id="n"><title>N</title><body><p id="y">N y</p><p id="x">N x</p></body></topic></topic>'
+        '<topic id="b"><title>B</title><body><p id="y">B y</p><p id="a">B a</p></body></topic></dita>'
+    )
+    (tmp_path / "m.ditamap").write_text('<map><topicref href="t.dita"/></map>')
+    root = next(sf.root for sf in load(tmp_path / "m.ditamap").files.values() if sf.file.name == "t.dita")
+    index = id_index(root)
+    expected = {"a/x": "A x", "n/x": "N x", "n/y": "N y", "b/y": "B y", "a/y": None, "b/a": "B a", "c/x": None}
+    for fragment, text in expected.items():
+        for found in (find_fragment(root, fragment), find_fragment(root, fragment, index=index)):
+            assert (found.text if found is not None else None) == text, fragment
+    for fragment in ("a", "b", "n"):
+        assert find_fragment(root, fragment, index=index).get("id") == fragment
+        assert find_fragment(root, fragment, index=index) is find_fragment(root, fragment)
+    assert find_fragment(root, "y", index=index).text == "N y"  # no topic 'y': the first element with it

@@ -374,38 +374,59 @@ def _relpath(file: Path, base: Path) -> str:
     return Path(os.path.relpath(file, base)).as_posix()
 
 
-def find_fragment(root: etree._Element, fragment: str, context: etree._Element | None = None):
+# Elements by @id in document order, found by libxml2's XPath engine: a Python walk over every
+# element of a large file per lookup was most of a build's time on a guide that conrefs heavily.
+_WITH_ID = etree.XPath("descendant-or-self::*[@id = $id]")
+_HAVING_ID = etree.XPath("descendant-or-self::*[@id]")
+
+IdIndex = dict[str, list[etree._Element]]
+
+
+def id_index(root: etree._Element) -> IdIndex:
+    """Every element of the tree under `root` that has an @id, by id, in document order: for a
+    tree that many references look into and that no longer changes (find_fragment's `index`)."""
+    index: IdIndex = {}
+    for el in _HAVING_ID(root):
+        index.setdefault(el.get("id"), []).append(el)
+    return index
+
+
+def find_fragment(
+    root: etree._Element, fragment: str, context: etree._Element | None = None, index: IdIndex | None = None
+):
     """The element a DITA fragment identifier names inside a file, or None.
 
     'topicid' names a topic (or, in a map, any element with that id); 'topicid/elementid' an element
     inside that topic; './elementid' an element inside the topic that contains `context`.
+    `index`: id_index(root), when the caller keeps one; the answer is the same.
     """
+    def with_id(under: etree._Element, element_id: str) -> list[etree._Element]:
+        return index.get(element_id, []) if index is not None else _WITH_ID(under, id=element_id)
+
     if "/" in fragment:
         topic_id, _, element_id = fragment.partition("/")
         if topic_id == ".":
+            # The topic around `context`, which is in another tree than `root` and its index.
             topic = _enclosing_topic(context) if context is not None else None
+            candidates = _WITH_ID(topic, id=element_id) if topic is not None else []
         else:
-            topic = _find_topic(root, topic_id)
-        if topic is None:
-            return None
-        for el in topic.iter():
-            if isinstance(el.tag, str) and el.get("id") == element_id and _enclosing_topic(el) is topic:
-                return el
-        return None
-    topic = _find_topic(root, fragment)
+            topic = _topic_among(with_id(root, topic_id))
+            candidates = with_id(topic, element_id) if topic is not None else []
+        # Only elements whose nearest topic is this one (an index holds the whole file's).
+        return next((el for el in candidates if _enclosing_topic(el) is topic), None)
+    topic = _topic_among(with_id(root, fragment))
     if topic is not None:
         return topic
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.get("id") == fragment:
-            return el
-    return None
+    found = with_id(root, fragment)
+    return found[0] if found else None
 
 
 def _find_topic(root: etree._Element, topic_id: str):
-    for el in root.iter():
-        if isinstance(el.tag, str) and el.get("id") == topic_id and classes.has_class(el, classes.TOPIC):
-            return el
-    return None
+    return _topic_among(_WITH_ID(root, id=topic_id))
+
+
+def _topic_among(candidates: list[etree._Element]):
+    return next((el for el in candidates if classes.has_class(el, classes.TOPIC)), None)
 
 
 def _enclosing_topic(el: etree._Element):

@@ -35,7 +35,7 @@ from lxml import etree
 from valid.contracts import ExportWarning
 from valid.dita import branches, classes, keyspace
 from valid.dita.ditaval import Ditaval, Filter, props_chains
-from valid.dita.loader import DocSet, SourceFile
+from valid.dita.loader import DocSet, IdIndex, SourceFile
 from valid.dita.stages.conrefs import ConrefStage
 from valid.dita.stages.filtering import FilterStage
 from valid.dita.stages.jobdir import Job, JobFile, Output, write_file, write_job_xml
@@ -82,6 +82,8 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         self.warnings: list[ExportWarning] = []
         self.by_uri = {sf.uri: sf for sf in docset.files.values()}
         self.filtered: dict[tuple[Path, tuple[Filter, ...]], etree._Element | None] = {}
+        self.id_indexes: dict[Path, IdIndex] = {}  # of the profile-filtered files (no branch filters)
+        self.pushed: set[Path] = set()  # files whose filtered tree a conref push may have changed
         self.keys: dict[str, etree._Element] = {}
         self.conref_targets: list[Path] = []
         self.outputs: dict[Path, Output] = {}  # named copies and branch-filtered files
@@ -132,6 +134,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
             out = self._output(file)
             topic = self._resolved_topic(out, file)
             write(file, topic, out.source)
+            self._forget_filtered(out.source, out.filters)
             files.append(
                 JobFile(out.source, out.source.format, resource_only=resource_only, kept=topic is not None,
                         uri=self._job_uri(file), path=file)
@@ -146,6 +149,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
             sf = docset.files[file]
             topic = self._resolved_topic(Output(sf), file)
             write(file, topic, sf)
+            self._forget_filtered(sf)
             files.append(
                 JobFile(sf, sf.format, resource_only=True, conref_target=True, kept=topic is not None)
             )

@@ -42,6 +42,7 @@ class ConrefStage:
             filtered = self._filtered(sf)
             if filtered is None:
                 continue
+            self.pushed.add(sf.file)
             warn = lambda el, message: self._warn(el, "conaction", message)  # noqa: E731
             through_keys: dict[str, str] = {}  # push target -> the @conkeyref it came from
             for push in conrefpush.collect(filtered, warn, lambda el, sf=sf: self._push_target(el, sf, through_keys)):
@@ -61,8 +62,10 @@ class ConrefStage:
                     warn(push.origin, f"conref push target '{push.target}' is missing or excluded in profile {self.name}; nothing is pushed")
                     continue
                 key = (target_sf.file, fragment)
+                self.pushed.add(target_sf.file)
                 if conrefpush.apply(push, target, key in replaced, warn):
                     replaced.add(key)
+        self.id_indexes.clear()  # made before a push changed the filtered files (the map's conrefs)
 
     def _push_target(self, el: etree._Element, sf: SourceFile, through_keys: dict[str, str]) -> str | None:
         """A pushing element's target as a @conref value relative to its file: its @conref, else
@@ -126,7 +129,7 @@ class ConrefStage:
         context_topic = _enclosing_topic_id(el)
         if fragment.startswith("./") and context_topic:
             fragment = f"{context_topic}/{fragment[2:]}"
-        target = find_fragment(filtered, fragment) if filtered is not None else None
+        target = find_fragment(filtered, fragment, index=self._ids(target_sf)) if filtered is not None else None
         if target is None and find_fragment(target_sf.root, fragment, el) is None:
             self._missing_target(el, target_sf, fragment)
             return

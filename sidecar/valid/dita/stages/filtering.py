@@ -10,7 +10,7 @@ import re
 from lxml import etree
 
 from valid.dita.ditaval import FILTER_ATTRIBUTES, Filter, props_chains
-from valid.dita.loader import SourceFile
+from valid.dita.loader import IdIndex, SourceFile, id_index
 from valid.dita.stages.nodes import remove
 
 
@@ -45,6 +45,26 @@ class FilterStage:
             root = copy.deepcopy(sf.root)
             self.filtered[key] = self._filter(root, file_chains(root), extra)
         return self.filtered[key]
+
+    def _forget_filtered(self, sf: SourceFile, extra: tuple[Filter, ...] = ()) -> None:
+        """Drop a filtered file that is written: a build then holds the filtered files that later
+        topics still reference, not a filtered copy of the whole doc set. One asked for again is
+        filtered again, to the same tree; one that a conref push changed is kept (only the push
+        stage makes it)."""
+        if sf.file in self.pushed:
+            return
+        self.filtered.pop((sf.file, extra), None)
+        if not extra:
+            self.id_indexes.pop(sf.file, None)
+
+    def _ids(self, sf: SourceFile) -> IdIndex:
+        """The id index (valid.dita.loader.id_index) of the file as this profile filters it, made on
+        first use. Conref pushes change filtered files: the push stage drops the indexes when done."""
+        index = self.id_indexes.get(sf.file)
+        if index is None:
+            filtered = self._filtered(sf)
+            index = self.id_indexes[sf.file] = id_index(filtered) if filtered is not None else {}
+        return index
 
 
 @functools.cache

@@ -45,7 +45,7 @@ class LinkStage:
             target_root = self._filtered(target_sf)
             if target_root is None:
                 continue
-            target = find_fragment(target_root, fragment, el) if fragment else first_topic(target_root)
+            target = find_fragment(target_root, fragment, el, self._ids(target_sf)) if fragment else first_topic(target_root)
             title = next(
                 (c for c in (target if target is not None else ()) if isinstance(c.tag, str)
                  and " topic/title " in (c.get("class") or "")),
