@@ -4,6 +4,10 @@
                                                   # 2,500 topics x 5/10/20 profiles, the sample
     python3 bench/export.py --topics 2500 --profiles 20 --only   # one doc set
     python3 bench/export.py --no-write            # print only
+    python3 bench/export.py --profiles-toml tests/trapsets/oxygen-userguide.toml --repeat 3
+                                                  # a real doc set ($OXYGEN_USERGUIDE, or --docset DIR),
+                                                  # as it comes: its map and DITAVALs from the toml,
+                                                  # default --jobs beside --jobs 1
 
 The generated corpus has what makes export slow in practice: maps with profiled branches and
 submaps, element profiling inside shared topics, profiled key definitions resolved by keyrefs, and
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import tomllib
 import os
 import random
 import resource
@@ -130,10 +135,9 @@ def topic_xml(name: str, rnd: random.Random, GENERATIONS: tuple[str, ...]) -> st
 # ----------------------------------------------------------------------------- measuring
 
 
-def child_run(
-    map_path: Path, scheme: Path, out: Path, per_run: int, builds_per_run: int = BUILDS_PER_RUN, jobs: int = 1
-) -> dict:
-    """One export in this process (the child): seconds, CPU seconds, chunks, stage times, peak RSS."""
+def child_run(spec: dict) -> dict:
+    """One export in this process (the child): seconds, CPU seconds, chunks, stage times, peak RSS.
+    `spec`: map, out, per_run, builds, jobs (None: the export's default), and scheme or profiles."""
     from valid.export import export
 
     marks: list[tuple[str, float]] = []
@@ -142,10 +146,11 @@ def child_run(
         if not marks or marks[-1][0] != stage:
             marks.append((stage, time.perf_counter()))
 
+    map_path, out = Path(spec["map"]), Path(spec["out"])
     start = time.perf_counter()
     result = export(
-        map_path, scheme=scheme, out=out, progress=progress, topics_per_run=per_run, builds_per_run=builds_per_run,
-        jobs=jobs,
+        map_path, scheme=spec.get("scheme"), profiles=spec.get("profiles"), out=out, progress=progress,
+        topics_per_run=spec["per_run"], builds_per_run=spec["builds"], jobs=spec["jobs"],
     )
     total = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -163,16 +168,19 @@ def child_run(
         "stages": stages,
         # robust on a shared machine, where wall time is not
         "cpu": usage.ru_utime + usage.ru_stime + workers.ru_utime + workers.ru_stime,
-        "jobs": jobs,
+        "jobs": "default" if spec["jobs"] is None else spec["jobs"],
         "digest": __import__("hashlib").sha256(out.read_bytes()).hexdigest(),
         "topics": topics,
+        "warnings": len(result.warnings),
     }
 
 
-def run_in_child(map_path: Path, scheme: Path, out: Path, per_run: int, jobs: int = 1) -> dict:
-    """per_run: topic files per stylesheet run; 10**9 means one run (no batches at all)."""
+def run_in_child(map_path: Path, source: dict, out: Path, per_run: int, jobs: int | None = 1) -> dict:
+    """per_run: topic files per stylesheet run; 10**9 means one run (no batches at all).
+    `source`: {"scheme": path} or {"profiles": [[name, ditaval], ...]}."""
     builds = 10**9 if per_run >= 10**9 else BUILDS_PER_RUN
-    command = [sys.executable, __file__, "--child", str(map_path), str(scheme), str(out), str(per_run), str(builds), str(jobs)]
+    spec = {"map": str(map_path), "out": str(out), "per_run": per_run, "builds": builds, "jobs": jobs, **source}
+    command = [sys.executable, __file__, "--child", json.dumps(spec)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sampler = TreeSampler(child.pid)
     sampler.start()
@@ -232,22 +240,30 @@ def count_topics(map_path: Path) -> int:
     return sum(1 for sf in load(map_path).files.values() if sf.format == "dita")
 
 
-def measure(name: str, map_path: Path, scheme: Path, work: Path, repeat: int, per_run: int, jobs: list[int]) -> list[dict]:
-    """Per number of jobs, the median run of `repeat` (by total seconds): the machine is shared,
-    single runs are noisy. The runs with different jobs alternate."""
-    runs: dict[int, list[dict]] = {j: [] for j in jobs}
+def measure(
+    name: str, map_path: Path, source: Path | dict, work: Path, repeat: int, per_run: int, jobs: list[int | None]
+) -> list[dict]:
+    """Per number of jobs (None: the export's default), the median run of `repeat` (by total
+    seconds): the machine is shared, single runs are noisy. The runs with different jobs alternate.
+    `source`: a subject scheme, or {"profiles": [[name, ditaval], ...]}."""
+    source = source if isinstance(source, dict) else {"scheme": str(source)}
+    runs: dict[int | None, list[dict]] = {j: [] for j in jobs}
     for attempt in range(repeat):
         for j in jobs:
-            target = work / f"{attempt}-{j}"
+            target = work / f"{attempt}-{j or 'default'}"
             target.mkdir(parents=True, exist_ok=True)
-            runs[j].append(run_in_child(map_path, scheme, target / "out.jsonl", per_run, j))
+            runs[j].append(run_in_child(map_path, source, target / "out.jsonl", per_run, j))
             r = runs[j][-1]
             print(f"  {name}, jobs {j}: {r['seconds']:.1f} s, {r['cpu']:.1f} CPU s, {r['peak_mb']:.0f} MB, load {r['load']:.1f}", file=sys.stderr)
     rows = []
     for j in jobs:
         ordered = sorted(runs[j], key=lambda r: r["seconds"])
         row = ordered[len(ordered) // 2]
-        row.update(name=name, runs=[r["seconds"] for r in ordered])
+        peaks = sorted(r["peak_mb"] for r in runs[j])
+        row.update(
+            name=name, runs=[r["seconds"] for r in ordered], runs_in_order=[r["seconds"] for r in runs[j]], peaks=[r["peak_mb"] for r in runs[j]],
+            cpus=[r["cpu"] for r in runs[j]], median_peak=peaks[len(peaks) // 2],
+        )
         rows.append(row)
     return rows
 
@@ -267,6 +283,13 @@ def report(rows: list[dict], command: str, load: tuple[float, float, float], loa
             f"| {r['name']} | {r['jobs']} | {r['topics']} | {r['profiles']} | {r['chunks']} | {r['seconds']:.1f} | {r['cpu']:.1f} | "
             f"{r['topics'] * r['profiles'] / r['cpu']:.0f} | {r['peak_mb']:.0f} | {r['load']:.1f} | {r['digest'][:12]} |"
         )
+    lines += ["", "Every run, in the order taken (wall s / CPU s / peak MB; median peak over the runs):", ""]
+    lines += [
+        f"- {r['name']}, jobs {r['jobs']}: "
+        + ", ".join(f"{w:.1f} / {c:.1f} / {m:.0f}" for w, c, m in zip(r["runs_in_order"], r["cpus"], r["peaks"]))
+        + f"; median peak {r['median_peak']:.0f} MB"
+        for r in rows
+    ]
     for big in [r for r in rows if r["name"] == rows[0]["name"]]:
         lines += ["", f"Stages of the {big['name']} run with {big['jobs']} job(s) (seconds):", ""]
         lines += [f"- {stage}: {seconds:.1f}" for stage, seconds in big["stages"].items()]
@@ -304,10 +327,25 @@ def suite(topics: int, profiles: int, only: bool, scaling: bool) -> list[tuple[s
     ]
 
 
+def real_docset(docset: Path, profiles_toml: Path, map_override: Path | None) -> tuple[str, Path, dict]:
+    """(name, root map, {"profiles": ...}) of a doc set as it comes, configured by a trap set's
+    toml: its `map` and `[ditavals]` (profile = DITAVAL), paths relative to the doc set's root."""
+    config = tomllib.loads(profiles_toml.read_text(encoding="utf-8"))
+    map_path = map_override or docset / config["map"]
+    if not map_path.is_file():
+        raise SystemExit(f"{map_path}: no such map (give --docset DIR or set OXYGEN_USERGUIDE)")
+    profiles = [[name, str(docset / ditaval)] for name, ditaval in config["ditavals"].items()]
+    return f"{map_path.name} ({profiles_toml.stem})", map_path, {"profiles": profiles}
+
+
+def parse_jobs(text: str) -> list[int | None]:
+    """'default,1' -> [None, 1]: None lets the export choose (valid export without --jobs)."""
+    return [None if j.strip() == "default" else int(j) for j in text.split(",")]
+
+
 def main() -> None:
-    if len(sys.argv) == 8 and sys.argv[1] == "--child":
-        args = sys.argv[2:]
-        print(json.dumps(child_run(Path(args[0]), Path(args[1]), Path(args[2]), int(args[3]), int(args[4]), int(args[5]))))
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        print(json.dumps(child_run(json.loads(sys.argv[2]))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=2500)
@@ -321,12 +359,32 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs per doc set; the median is reported")
     parser.add_argument(
-        "--jobs", default="1,2", help="worker processes to compare, comma-separated (valid export --jobs); default 1,2"
+        "--jobs",
+        help="worker processes to compare, comma-separated (valid export --jobs; 'default': none given); "
+        "default 1,2, and default,1 with --profiles-toml",
     )
+    parser.add_argument(
+        "--profiles-toml", type=Path, help="a real doc set instead of the generated ones: a trap set's toml (map, [ditavals])"
+    )
+    parser.add_argument(
+        "--docset", type=Path, default=os.environ.get("OXYGEN_USERGUIDE"),
+        help="the real doc set's root, which the toml's paths are relative to (default: $OXYGEN_USERGUIDE)",
+    )
+    parser.add_argument("--map", type=Path, help="the real doc set's root map, instead of the toml's `map`")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args()
     load_avg = os.getloadavg()
-    jobs = [int(j) for j in args.jobs.split(",")]
+    jobs = parse_jobs(args.jobs or ("default,1" if args.profiles_toml else "1,2"))
+    if args.profiles_toml:
+        if args.docset is None:
+            raise SystemExit("--profiles-toml needs the doc set: --docset DIR or OXYGEN_USERGUIDE")
+        name, map_path, source = real_docset(Path(args.docset), args.profiles_toml, args.map)
+        with tempfile.TemporaryDirectory(prefix="valid-bench-") as tmp:
+            rows = measure(name, map_path, source, Path(tmp), args.repeat, TOPICS_PER_RUN, jobs)
+        command = f"python3 bench/export.py --profiles-toml {args.profiles_toml.as_posix()} --repeat {args.repeat}"
+        command += f" --jobs {args.jobs}" if args.jobs else ""
+        print(report(rows, command, load_avg, os.getloadavg()))  # a real doc set's figures are written by hand
+        return
     rows = []
     with tempfile.TemporaryDirectory(prefix="valid-bench-") as tmp:
         base = Path(tmp)
@@ -352,7 +410,7 @@ def main() -> None:
         command += f" --topics {args.topics} --scaling"
     command += " --compare-one-run" if args.compare_one_run else ""
     command += f" --repeat {args.repeat}" if args.repeat != 1 else ""
-    command += f" --jobs {args.jobs}" if args.jobs != "1,2" else ""
+    command += f" --jobs {args.jobs}" if args.jobs and args.jobs != "1,2" else ""
     text = report(rows, command, load_avg, os.getloadavg())
     print(text)
     if not args.no_write:
