@@ -17,7 +17,7 @@ from valid.cli import main
 from valid.errors import ConfigError
 from valid.export import export
 import valid.export.run
-from valid.export.workers import auto_jobs, pool, split
+from valid.export.workers import BUILD_OVERHEAD, MAX_JOBS, MEMORY_BUDGET_MB, auto_jobs, pool, split, usable_cpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from export import generate  # noqa: E402  (bench/export.py: the guide-shaped generated doc set)
@@ -98,6 +98,14 @@ def test_a_stylesheet_error_in_a_worker_is_the_serial_one_and_nothing_is_written
 def test_jobs_default_to_one_for_a_small_doc_set_and_to_the_cpus_at_most_four_otherwise():
     assert auto_jobs(topics=8, profiles=3) == 1
     assert 1 <= auto_jobs(topics=2500, profiles=20) <= 4
+
+
+def test_jobs_chosen_for_a_user_fit_the_memory_budget_with_the_doc_set_loaded_in_each():
+    # The Oxygen user guide: 2,648 topics, 19 profiles, about 340 MB once loaded.
+    guide = auto_jobs(topics=2648, profiles=19, loaded_mb=340)
+    assert 1 <= guide <= 2 and guide * 340 * BUILD_OVERHEAD <= MEMORY_BUDGET_MB
+    assert auto_jobs(topics=2648, profiles=19, loaded_mb=600) == 1  # two would not fit
+    assert auto_jobs(topics=2648, profiles=19, loaded_mb=100) == min(MAX_JOBS, usable_cpus())
 
 
 def test_profiles_are_split_into_contiguous_groups_in_order():

@@ -41,7 +41,9 @@ from valid.errors import ConfigError, DitavalError, ExportContractError, SchemeV
 from valid.export.file import parse_export
 from valid.export.warnings import merge_profiles
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
-from valid.export.workers import BuildTask, Built, auto_jobs, build, build_group, pool, results, run_stylesheet, split
+from valid.export.workers import (
+    BuildTask, Built, auto_jobs, build, build_group, pool, resident_mb, results, run_stylesheet, split,
+)
 
 # Topic files chunked and merged per stylesheet run, at most; and topic builds (a file counted once
 # per build that keeps it) per run, at most. The stylesheet holds every build of a run's files at
@@ -162,9 +164,10 @@ def _inputs(map_path, scheme, catalog, docset: DocSet, profiles) -> list:
 
 
 def _workers(docset: DocSet, profiles: int, jobs: int | None) -> int:
-    """`jobs`, or as many as the doc set is worth (valid.export.workers.auto_jobs); at least 1."""
+    """`jobs`, or as many as the doc set is worth and memory allows (valid.export.workers.auto_jobs,
+    from this process's size with the doc set loaded); at least 1."""
     topics = sum(1 for sf in docset.files.values() if sf.format == "dita")
-    workers = auto_jobs(topics, profiles) if jobs is None else jobs
+    workers = auto_jobs(topics, profiles, resident_mb()) if jobs is None else jobs
     if workers < 1:
         raise ConfigError(f"--jobs must be at least 1, not {workers}")
     return workers
