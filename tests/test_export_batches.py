@@ -8,6 +8,7 @@ from pathlib import Path
 from valid.export.batches import join, topic_batches
 from valid.dita.loader import load
 from valid.export import export
+from valid.export.run import PARALLEL_SHARE
 
 ROOT = Path(__file__).parent.parent
 SAMPLE = ROOT / "sample_maps" / "cloud-tpu.ditamap"
@@ -191,4 +192,23 @@ def test_a_guide_in_batches_bounded_by_topic_builds_is_byte_identical(tmp_path):
     whole, _ = run(tmp_path, "whole", root_map, 1000, profiles=profiles)
     parts, events = run(tmp_path, "parts", root_map, 1000, profiles=profiles, builds_per_run=15)
     assert batched(events) and events[-1][2] >= 8  # 25 files, most kept by all six builds
+    assert parts == whole
+
+
+def test_parallel_workers_together_hold_a_share_of_the_builds_of_one_serial_run(tmp_path):
+    # Each worker carries a SaxonC runtime of its own besides its batch, so two workers get
+    # PARALLEL_SHARE of builds_per_run between them, not all of it.
+    root_map = guide(tmp_path / "docs")
+    profiles = {g: tmp_path / "docs" / f"{g}.ditaval" for g in GENERATIONS}
+    docset = load(root_map)
+    builds = {
+        sf.file: (2 if int(sf.file.stem.split("-")[1]) % 3 == 0 else 6)
+        for sf in docset.files.values()
+        if sf.file.stem.startswith("topic-")
+    }
+    builds[docset.root_map.file.parent / "t" / "lib.dita"] = 6
+    expected = topic_batches(docset, 1000, int(60 * PARALLEL_SHARE) // 2, builds)
+    whole, _ = run(tmp_path, "whole", root_map, 1000, profiles=profiles)
+    parts, events = run(tmp_path, "parts", root_map, 1000, profiles=profiles, builds_per_run=60, jobs=2)
+    assert events[-1][2] == len(expected) > len(topic_batches(docset, 1000, 60 // 2, builds))
     assert parts == whole
