@@ -212,3 +212,11 @@ def test_parallel_workers_together_hold_a_share_of_the_builds_of_one_serial_run(
     parts, events = run(tmp_path, "parts", root_map, 1000, profiles=profiles, builds_per_run=60, jobs=2)
     assert events[-1][2] == len(expected) > len(topic_batches(docset, 1000, 60 // 2, builds))
     assert parts == whole
+
+
+def test_a_parallel_export_reports_the_chunk_and_merge_stage_before_its_first_batch_ends(tmp_path):
+    root_map = guide(tmp_path / "docs")
+    profiles = {g: tmp_path / "docs" / f"{g}.ditaval" for g in GENERATIONS}
+    _, events = run(tmp_path, "parts", root_map, 4, profiles=profiles, jobs=2)
+    batches = events[-1][2]
+    assert batches > 1 and events[0] == ("chunk and merge", 0, batches)

@@ -318,6 +318,7 @@ def _run_batches(
     # collector sizes the heap by its own policy, which nothing in saxonche bounds), so a worker
     # that ran several batches holds far more than one batch needs. A fresh worker costs a Python
     # start and a stylesheet compile, well under a second.
+    say("chunk and merge", 0, batches)  # the stage starts now, not when the first batch is done
     with pool(min(workers, batches), tasks_per_worker=1) as stylesheet:
 
         def hand_over(batch: BatchJobs, n: int) -> Future:
