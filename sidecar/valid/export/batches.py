@@ -93,8 +93,10 @@ def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int, target
     """`outside`: the source URIs (@xtrf, the job's @src) of the topic files not in batch n."""
     job_dir = job_file.parent
     job = etree.parse(str(job_file))
-    # Job URI -> source URI: a copy's own URI names its source, so it goes with its source's batch.
-    source_of = {f.get("uri"): f.get("src") for f in job.iter("file")}
+    # Job URI -> source URI: a copy's own URI names its source, so it goes with its source's batch;
+    # a file the job does not list is its own source.
+    source_of = {sf.job_uri: sf.uri for sf in docset.files.values()}
+    source_of.update((f.get("uri"), f.get("src")) for f in job.iter("file"))
     map_uri = docset.root_map.job_uri
     map_path = job_dir / map_uri
     batch_map = map_path.with_name(f"{map_path.stem}.valid-batch-{n}{map_path.suffix}")
