@@ -174,13 +174,17 @@ def kind_of(question: str, profiles) -> str:
     from valid.answer.scope import resolve_scope
 
     from valid.answer.compare import comparison_kind
+    from valid.answer.reading import read
     from valid.answer.versions_catalog import build_catalog
     from valid.answer.versions_flow import read_question
 
     resolution = resolve_scope(question, profiles, None)
-    if read_question(question, resolution, profiles, build_catalog(profiles)) is not None:
+    # The question's one reading, as the engine makes it (without the doc set's command names: only
+    # which kind of question it is matters here).
+    reading = read(question, resolution.matched)
+    if read_question(reading, resolution, profiles, build_catalog(profiles)) is not None:
         return "versions"
-    if comparison_kind(question, resolution):
+    if comparison_kind(reading, resolution):
         return "comparison"
     if resolution.unknown and not resolution.profiles:
         return "unknown"
