@@ -42,7 +42,9 @@ def test_copy_to_makes_a_copy_of_the_topic_beside_the_original(tmp_path):
     })
     job = preprocess(load(root_map), None, tmp_path / "job")
     assert topic_uris(job) == ["copies/t-again.dita", "t.dita"]
-    assert hrefs(job) == ["t.dita", "copies/t-again.dita"]
+    # the job map as DITA-OT 4.2.4 writes it: @href on the source, @copy-to on the copy
+    topicrefs = list(etree.parse(str(job.directory / "m.ditamap")).getroot().iter("topicref"))
+    assert [(t.get("href"), t.get("copy-to")) for t in topicrefs] == [("t.dita", None), ("t.dita", "copies/t-again.dita")]
     copy = etree.parse(str(job.directory / "copies/t-again.dita")).getroot()
     assert copy.get("id") == "t" and copy.get("xtrf").endswith("/t.dita")  # its source stays t.dita
     listed = {f.get("uri"): f for f in etree.parse(str(job.job_file)).getroot().iter("file")}
@@ -57,7 +59,7 @@ def test_the_copy_is_filtered_like_the_original(tmp_path):
     })
     v6e = parse_ditaval(b'<val><prop att="platform" val="v5p" action="exclude"/></val>', "v6e")
     job = preprocess(load(root_map), v6e, tmp_path / "job", name="v6e")
-    assert topic_uris(job) == ["t2.dita"]
+    assert topic_uris(job) == ["t.dita", "t2.dita"]
     assert [p.get("id") for p in etree.parse(str(job.directory / "t2.dita")).getroot().iter("p")] == ["a"]
 
 
@@ -80,7 +82,7 @@ def test_copy_to_in_a_submap_is_relative_to_the_submap(tmp_path):
         "sub/t.dita": TOPIC,
     })
     job = preprocess(load(root_map), None, tmp_path / "job")
-    assert topic_uris(job) == ["sub/t-copy.dita"]
+    assert topic_uris(job) == ["sub/t-copy.dita", "sub/t.dita"]
 
 
 def test_a_key_definition_with_copy_to_points_at_the_copy(tmp_path):
@@ -106,3 +108,20 @@ def test_the_copy_is_exported_as_chunks_of_its_own(tmp_path):
     chunks = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     assert sorted(c["id"] for c in chunks) == ["t.dita#t/body", "t2.dita#t/body"]
     assert {c["source"]["path"] for c in chunks} == {"t.dita"}
+
+
+def test_the_source_of_a_copy_to_stays_in_the_build_beside_its_copy(tmp_path):
+    """DITA-OT 4.2.4 keeps the topicref's source in the build and its HTML5 build publishes it,
+    also where no other kept topicref names it (tests/test_plugin_export_parity.py checks this
+    against DITA-OT)."""
+    from valid.export import export
+
+    root_map = write(tmp_path, {
+        "m.ditamap": '<map><topicref href="t.dita" copy-to="t2.dita"/><topicref href="t.dita" platform="v6e"/></map>',
+        "t.dita": TOPIC,
+        "v5p.ditaval": '<val><prop att="platform" val="v6e" action="exclude"/></val>',
+    })
+    out = tmp_path / "out.jsonl"
+    export(root_map, profiles=[("v5p", tmp_path / "v5p.ditaval")], out=out)
+    chunks = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert sorted(c["id"] for c in chunks) == ["t.dita#t/body", "t2.dita#t/body"]

@@ -37,10 +37,13 @@
       <xsl:message terminate="yes" error-code="v:job">cannot read root map {v:file-path($map-uri)} of job {v:file-path($job-uri)} (profile {$profile})</xsl:message>
     </xsl:if>
     <xsl:variable name="map" select="doc($map-uri)/*"/>
+    <xsl:variable name="dita-files" as="map(*)" select="map:merge(
+      $job/job/files/file[@format = 'dita'][@uri] ! map{v:uri-key(string(resolve-uri(iri-to-uri(@uri), $job-uri))): .},
+      map{'duplicates': 'use-first'})"/>
     <xsl:variable name="file-uris" as="xs:string*">
-      <xsl:for-each-group select="$map//*[v:is(., ' map/topicref ')][v:is-kept-ref(.)]"
-                          group-by="string(resolve-uri(substring-before(@href || '#', '#'), base-uri(.)))">
-        <xsl:sequence select="current-grouping-key()"/>
+      <xsl:for-each-group select="$map//*[v:is(., ' map/topicref ')][v:is-kept-ref(.)] ! v:ref-uris(., $dita-files, $job-uri)"
+                          group-by="v:uri-key(.)">
+        <xsl:sequence select="current-group()[1]"/>
       </xsl:for-each-group>
     </xsl:variable>
     <!-- The temp files the build wrote: DITA-OT lists a source it could not load (DOTX008E) without
@@ -58,6 +61,29 @@
       'files': $files,
       'topics': $files//*[v:is(., ' topic/topic ')],
       'renamed': v:renamed($job, $job-uri)}"/>
+  </xsl:function>
+
+  <!-- The temp files a kept topicref brings into the build: its @href's file, and for a @copy-to the
+       copy. DITA-OT 4.2.4's preprocess2 leaves @href on the source and writes the copy as a file of
+       its own, which its HTML5 build publishes; @copy-to then holds the copy's temp name under the
+       hashed temp-file scheme, which need not be the name the copy was written under. So the copy is
+       the written file named by @copy-to, else the written copies (@result not @src) of the
+       topicref's source: a copy-to topicref that the profile filters out leaves no written file. -->
+  <xsl:function name="v:ref-uris" as="xs:string*">
+    <xsl:param name="ref" as="element()"/>
+    <xsl:param name="dita-files" as="map(*)"/>
+    <xsl:param name="job-uri" as="xs:string"/>
+    <xsl:variable name="href" select="string(resolve-uri(substring-before($ref/@href || '#', '#'), base-uri($ref)))"/>
+    <xsl:sequence select="$href"/>
+    <xsl:if test="normalize-space($ref/@copy-to)">
+      <xsl:variable name="named" select="$dita-files(v:uri-key(string(resolve-uri(substring-before($ref/@copy-to || '#', '#'), base-uri($ref)))))"/>
+      <xsl:variable name="source" select="$dita-files(v:uri-key($href))/@src ! v:normalize-uri(.)"/>
+      <xsl:variable name="copies" as="element()*" select="
+        if (exists($named)) then $named
+        else if (empty($source)) then ()
+        else $dita-files?*[@src and @result][v:normalize-uri(@src) eq $source][v:normalize-uri(@result) ne $source]"/>
+      <xsl:sequence select="$copies ! string(resolve-uri(iri-to-uri(@uri), $job-uri))"/>
+    </xsl:if>
   </xsl:function>
 
   <!-- Copies of a topic under another name (branch filtering's renames, copy-to, one copy per key

@@ -157,6 +157,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
             if jf.path in self.conref_targets:
                 jf.conref_target = True
         self._warn_link_only_topics(links, written)
+        self._copy_to_as_dita_ot(kept_map)
         write_file(job_dir / root_map.job_uri, kept_map)
         job = Job(self.name, job_dir, files, self.warnings)
         write_job_xml(job, docset)

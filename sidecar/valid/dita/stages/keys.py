@@ -103,7 +103,11 @@ class KeyStage:
                         if definition.get(att) is not None and el.get(att) is None:
                             el.set(att, definition.get(att))
                 if empty and " topic/image " not in cls:
-                    _fill(el, _key_text(definition, keyword_first=False))
+                    text = _key_text(definition, keyword_first=False)
+                    if text is not None:
+                        _fill(el, text)
+                    else:
+                        el.text = _link_fallback_text(definition)
             elif empty and " topic/term " in cls and (entry := self._glossentry(definition)) is not None:
                 el.text = glossterms.glossary_text(entry, glossterms.shows_full_form(el, first_term))
             elif empty and any(t in cls for t in _TEXT_KEYREF):
@@ -161,6 +165,16 @@ def _key_text(definition: etree._Element, *, keyword_first: bool) -> etree._Elem
                 continue
             return c
     return None
+
+
+def _link_fallback_text(definition: etree._Element) -> str | None:
+    """The text DITA-OT's keyref step gives an empty link whose key, an external target, has no
+    link text: the key's @navtitle, else its URL (what its HTML5 build shows as the link). A DITA
+    target gets its title later, from the topic (links.py)."""
+    href = definition.get("href")
+    if not href or not (is_external(definition) or has_url_scheme(href)):
+        return None
+    return definition.get("navtitle") or href
 
 
 def _fill(el: etree._Element, source: etree._Element | None) -> None:

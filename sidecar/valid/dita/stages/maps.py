@@ -16,6 +16,9 @@ from valid.dita.stages.nodes import line_of, processing_role, remove
 from valid.errors import DitaError, DitavalError
 
 
+# Working attribute on a @copy-to topicref pointed at its copy: the source topic's href.
+COPY_SOURCE = "{urn:valid:dita}copy-source"
+
 # Profiling attributes a submap root passes to its first-level topicrefs (maprefImpl.xsl).
 _SUBMAP_ROOT_ATTRIBUTES = ("audience", "product", "platform", "otherprops", "props", "rev")
 
@@ -144,8 +147,9 @@ class MapStage:
         for el in kept_map.iter():
             if not isinstance(el.tag, str) or classes.TOPICREF not in (el.get("class") or ""):
                 continue
-            name = el.attrib.pop(branches.COPY_TO, None) or el.attrib.pop("copy-to", None)
-            el.attrib.pop("copy-to", None)
+            branch_copy = el.attrib.pop(branches.COPY_TO, None)
+            copy_to = el.attrib.pop("copy-to", None)
+            name = branch_copy or copy_to
             if branches.DITAVALREF in (el.get("class") or ""):
                 continue
             href = el.get("href")
@@ -158,6 +162,10 @@ class MapStage:
             if name:
                 fragment = split_href(href)[1]
                 self.outputs.setdefault(self._map_target(name), Output(source, filters))
+                if not branch_copy and processing_role(el) != "resource-only":
+                    # DITA-OT 4.2.4 keeps the source in the build beside its copy (its HTML5 build
+                    # publishes both); the job map gets DITA-OT's shape back in _copy_to_as_dita_ot.
+                    el.set(COPY_SOURCE, href)
                 el.set("href", split_href(name)[0] + (f"#{fragment}" if fragment is not None else ""))
             elif filters and processing_role(el) != "resource-only":
                 # DITA-OT filters a branch's topic in place only for normal references: a
@@ -180,7 +188,19 @@ class MapStage:
                 continue
             resource_only = processing_role(el) == "resource-only"
             found[target] = found.get(target, True) and resource_only
+            source = self._map_target(el.get(COPY_SOURCE)) if el.get(COPY_SOURCE) else None
+            if source is not None and source in self.docset.files:
+                found[source] = found.get(source, True) and resource_only
         return found
+
+    @staticmethod
+    def _copy_to_as_dita_ot(kept_map: etree._Element) -> None:
+        """Write a @copy-to topicref as DITA-OT 4.2.4's job map has it: @href on the source topic,
+        @copy-to on the copy (the stylesheet then takes both, as for a DITA-OT job)."""
+        for el in kept_map.iter():
+            if isinstance(el.tag, str) and el.get(COPY_SOURCE) is not None:
+                el.set("copy-to", el.get("href"))
+                el.set("href", el.attrib.pop(COPY_SOURCE))
 
     def _output(self, path: Path) -> Output:
         return self.outputs.get(path) or Output(self.docset.files[path])
