@@ -40,8 +40,12 @@
     <xsl:variable name="dita-files" as="map(*)" select="map:merge(
       $job/job/files/file[@format = 'dita'][@uri] ! map{v:uri-key(string(resolve-uri(iri-to-uri(@uri), $job-uri))): .},
       map{'duplicates': 'use-first'})"/>
+    <xsl:variable name="copies-of" as="map(*)" select="map:merge(
+      $job/job/files/file[@format = 'dita'][@uri][@src and @result][v:normalize-uri(@result) ne v:normalize-uri(@src)]
+        ! map{v:normalize-uri(@src): .},
+      map{'duplicates': 'combine'})"/>
     <xsl:variable name="file-uris" as="xs:string*">
-      <xsl:for-each-group select="$map//*[v:is(., ' map/topicref ')][v:is-kept-ref(.)] ! v:ref-uris(., $dita-files, $job-uri)"
+      <xsl:for-each-group select="$map//*[v:is(., ' map/topicref ')][v:is-kept-ref(.)] ! v:ref-uris(., $dita-files, $copies-of, $job-uri)"
                           group-by="v:uri-key(.)">
         <xsl:sequence select="current-group()[1]"/>
       </xsl:for-each-group>
@@ -72,6 +76,7 @@
   <xsl:function name="v:ref-uris" as="xs:string*">
     <xsl:param name="ref" as="element()"/>
     <xsl:param name="dita-files" as="map(*)"/>
+    <xsl:param name="copies-of" as="map(*)"/>
     <xsl:param name="job-uri" as="xs:string"/>
     <xsl:variable name="href" select="string(resolve-uri(substring-before($ref/@href || '#', '#'), base-uri($ref)))"/>
     <xsl:sequence select="$href"/>
@@ -79,9 +84,7 @@
       <xsl:variable name="named" select="$dita-files(v:uri-key(string(resolve-uri(substring-before($ref/@copy-to || '#', '#'), base-uri($ref)))))"/>
       <xsl:variable name="source" select="$dita-files(v:uri-key($href))/@src ! v:normalize-uri(.)"/>
       <xsl:variable name="copies" as="element()*" select="
-        if (exists($named)) then $named
-        else if (empty($source)) then ()
-        else $dita-files?*[@src and @result][v:normalize-uri(@src) eq $source][v:normalize-uri(@result) ne $source]"/>
+        if (exists($named)) then $named else $source ! $copies-of(.)"/>
       <xsl:sequence select="$copies ! string(resolve-uri(iri-to-uri(@uri), $job-uri))"/>
     </xsl:if>
   </xsl:function>

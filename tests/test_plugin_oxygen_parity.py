@@ -1,0 +1,76 @@
+"""The DITA-OT plugin and `valid export` give the same export of the Oxygen XML user guide.
+
+The guide (`oxygenxml/userguide`, 2,648 topics) as it comes, through `dita --format=valid-index`
+and through `valid export`, with the DITAVALs of tests/trapsets/oxygen-userguide.toml: the same
+chunk ids, texts and scopes (bench/plugin_parity.py), and link text DITA-OT generates (an empty
+link to an external key reads its URL, an empty xref to a topic its title) present in both.
+
+A DITA-OT build of the guide takes minutes per profile on two cores, so this test takes three
+profiles (editor-sa, author-sa and license-server: the two largest editions and the smallest);
+the comparison over all 20 DITAVALs is in docs/benchmarks.md with its commands.
+
+Needs DITA_HOME (DITA-OT 4.x) and OXYGEN_USERGUIDE (a checkout of oxygenxml/userguide); skipped
+with the reason otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from test_plugin_dita_ot import _dita, _output, dita_ot  # noqa: F401  (dita_ot: the fixture)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from plugin_parity import chunks, compare  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+TRAPSET = REPO / "tests" / "trapsets" / "oxygen-userguide.toml"
+PROFILES = ("editor-sa", "author-sa", "license-server")
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def guide() -> Path:
+    root = os.environ.get("OXYGEN_USERGUIDE", "")
+    if not root:
+        pytest.skip("OXYGEN_USERGUIDE is not set: no checkout of oxygenxml/userguide to export")
+    if not (Path(root) / "DITA" / "UserManual.ditamap").is_file():
+        pytest.skip(f"OXYGEN_USERGUIDE has no DITA/UserManual.ditamap: {root}")
+    return Path(root)
+
+
+@pytest.fixture(scope="module")
+def both(guide, dita_ot, tmp_path_factory):  # noqa: F811
+    """(plugin export, `valid export`) chunks by id, for PROFILES."""
+    from valid.export import export
+
+    config = tomllib.loads(TRAPSET.read_text(encoding="utf-8"))
+    ditavals = {name: guide / config["ditavals"][name] for name in PROFILES}
+    root_map = guide / config["map"]
+    out = tmp_path_factory.mktemp("oxygen")
+    given = ",".join(f"{name}={path}" for name, path in ditavals.items())
+    run = _dita("--input", str(root_map), "--format", "valid-index", "--output", str(out / "plugin"),
+                f"--valid.ditavals={given}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    export(root_map, profiles=ditavals, out=out / "export.jsonl")
+    return chunks(out / "plugin" / f"{root_map.stem}.jsonl"), chunks(out / "export.jsonl")
+
+
+def test_the_plugin_and_valid_export_give_the_same_ids_texts_and_scopes_on_the_oxygen_guide(both):
+    parity = compare(*both)
+    assert parity.agree, (parity.counts(), parity.only_in_plugin[:5], parity.only_in_export[:5],
+                          [(d.id, d.field) for d in parity.differ[:5]])
+
+
+def test_link_text_dita_ot_generates_is_in_both_exports_of_the_oxygen_guide(both):
+    for chunks_by_id in both:
+        texts = [c["text"] for c in chunks_by_id.values()]
+        # an empty xref to an external key without link text: the URL (DITA-OT's keyref step)
+        assert any("Go to http" in t and "download the Oracle 11g JDBC driver" in t for t in texts)
+        assert not any("Go to  and download" in t for t in texts)
+        assert not any(" see ." in t for t in texts)
