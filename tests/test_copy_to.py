@@ -125,3 +125,20 @@ def test_the_source_of_a_copy_to_stays_in_the_build_beside_its_copy(tmp_path):
     export(root_map, profiles=[("v5p", tmp_path / "v5p.ditaval")], out=out)
     chunks = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     assert sorted(c["id"] for c in chunks) == ["t.dita#t/body", "t2.dita#t/body"]
+
+
+def test_an_empty_xref_to_a_key_whose_definition_has_copy_to_gets_the_topic_title(tmp_path):
+    """DITA-OT pulls the link text from the copy (the key's target); found on the Oxygen guide,
+    where such links read "see ." in `valid export` and "see Publishing Templates" in the plugin."""
+    from valid.export import export
+
+    root_map = write(tmp_path, {
+        "m.ditamap": '<map><topicref href="t.dita" keys="k" copy-to="t-2.dita"/><topicref href="u.dita"/></map>',
+        "t.dita": TOPIC,
+        "u.dita": '<topic id="u"><title>U</title><body><p>See <xref keyref="k"/>.</p></body></topic>',
+        "all.ditaval": "<val/>",
+    })
+    out = tmp_path / "out.jsonl"
+    export(root_map, profiles=[("all", tmp_path / "all.ditaval")], out=out)
+    chunks = {c["id"]: c for c in (json.loads(line) for line in out.read_text().splitlines()[1:])}
+    assert chunks["u.dita#u/body"]["text"] == "See T."

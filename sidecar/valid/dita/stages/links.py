@@ -39,10 +39,13 @@ class LinkStage:
             if not href or len(el) or (el.text or "").strip() or is_external(el) or has_url_scheme(href):
                 continue
             path, fragment = split_href(href)
-            target_sf = self.docset.get(self.docset.resolve(sf.file.parent, unquote(path))) if path else sf
+            target_path = self.docset.resolve(sf.file.parent, unquote(path)) if path else sf.file
+            # A copy (@copy-to, e.g. through a key whose definition has one) has its source's title.
+            out = self.outputs.get(target_path)
+            target_sf = out.source if out is not None else self.docset.get(target_path)
             if target_sf is None or target_sf.format != "dita":
                 continue
-            target_root = self._filtered(target_sf)
+            target_root = self._filtered(target_sf, out.filters) if out is not None else self._filtered(target_sf)
             if target_root is None:
                 continue
             target = find_fragment(target_root, fragment, el, self._ids(target_sf)) if fragment else first_topic(target_root)
