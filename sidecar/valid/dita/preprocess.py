@@ -188,7 +188,10 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         self.keys = self.scopes.get(path, self.root_scope).keys
         root = copy.deepcopy(filtered)
         self._resolve_conrefs(root, [])
-        self._resolve_keyrefs(root, sf)
+        # Pulled hrefs are rebased before keyrefs are resolved: a key's href is already written
+        # relative to this topic, and rebasing it as if relative to the pulled content's file
+        # sent links in reused content nowhere ("see ." where DITA-OT shows the target's title).
         self._rebase_pulled_hrefs(root, sf)
+        self._resolve_keyrefs(root, sf)
         self._pull_link_text(root, sf)
         return root
