@@ -160,3 +160,12 @@ def test_an_ask_whose_best_unit_is_below_the_floor_is_refused_not_answered(state
         answer = engine.ask(QUESTION).answer
     assert answer.outcome == "refuse" and not answer.answers
     assert _ask(state, tmp_path, offline_embedder())[0].outcome == "answer"  # the shipped floor answers it
+
+
+def test_a_release_with_no_units_stores_an_empty_matrix_and_reads_it_back(tmp_path):
+    # An empty export (--allow-empty) has no unit to embed: the release is still written and read.
+    from valid.index import units
+
+    units.write(tmp_path, [], [], "hash-bow@1")
+    stored = units.read(tmp_path, "hash-bow@1")
+    assert stored is not None and len(stored) == 0 and stored.row("anything") is None

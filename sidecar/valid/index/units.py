@@ -49,7 +49,9 @@ def unit_inputs(chunks: Sequence[Chunk]) -> list[str]:
 def write(directory: Path, texts: Sequence[str], vectors: Sequence[Sequence[float]], embedder_id: str) -> None:
     import numpy as np
 
-    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+    # A release with no units (an empty export, allowed with --allow-empty) stores an empty matrix:
+    # numpy cannot infer the width of zero rows.
+    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1) if texts else np.zeros((0, 0), np.float32)
     buffer = io.BytesIO()
     np.save(buffer, matrix, allow_pickle=False)
     atomic_write(directory / UNITS_FILE, buffer.getvalue())
