@@ -6,7 +6,7 @@ topics kept as one copy per generation (no conref, no shared chunk)."""
 
 import pytest
 from fixtures.answer.export import NAMES, build_export
-from fixtures.answer.index import build_state, offline_embedder
+from fixtures.answer.index import build_state, offline_embedder, scopes
 
 from valid.answer.agree import agree, what_is_said
 from valid.answer.text import terms
@@ -43,10 +43,6 @@ def state(tmp_path_factory):
 def engine(state, tmp_path):
     with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
         yield e
-
-
-def scopes(engine):
-    return {c.id: c.in_scope() for c in engine.release.get_chunks(engine.release.all_chunk_ids())}
 
 
 def test_a_question_naming_no_build_is_answered_once_when_every_build_says_the_same(engine):

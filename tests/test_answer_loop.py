@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 from fixtures.answer.export import NAMES, build_export
-from fixtures.answer.index import build_state, offline_embedder
+from fixtures.answer.index import build_state, offline_embedder, scopes
 
 from valid.answer.wiring import open_engine
 from valid.answer.generate import OfflineExtractive
@@ -30,10 +30,6 @@ def state(tmp_path_factory):
 def engine(state, tmp_path):
     with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
         yield e
-
-
-def scopes(engine):
-    return {c.id: c.in_scope() for c in engine.release.get_chunks(engine.release.all_chunk_ids())}
 
 
 def test_priya_gets_a_tpu7x_answer_cited_only_from_tpu7x_scope(engine):
