@@ -136,3 +136,21 @@ def test_incremental_build_with_the_offline_embedder_equals_a_clean_build(tmp_pa
     build_release(write_export(tmp_path / "final.jsonl", topics), OfflineMiniLM(), clean, allow_empty=True)
     queries = ["How do I create a TPU VM?", "HBM per v5p chip", "queued resources", "--version v2-alpha-tpuv6e"]
     assert snapshot(incremental, embedder, queries) == snapshot(clean, embedder, queries)
+
+
+def test_vector_hits_tied_at_the_kth_place_are_cut_by_chunk_id_in_a_clean_and_an_incremental_build(tmp_path):
+    # Six chunks with one text share one vector; k=3 cuts the tie. The incremental store met the
+    # late-named chunks first (they were built first), the clean one met them in export order.
+    embedder = HashEmbedder(dimension=16)
+    same = "Create the TPU VM with the queued resource"
+    late = TopicSpec("zz", "Late", frozenset(PROFILES), tuple(ChunkSpec(f"c{i}", same) for i in range(3)))
+    early = TopicSpec("aa", "Early", frozenset(PROFILES), tuple(ChunkSpec(f"c{i}", same) for i in range(3)))
+    incremental = Store(tmp_path / "incremental")
+    build_release(write_export(tmp_path / "0.jsonl", [late]), embedder, incremental, allow_empty=True)
+    build_release(write_export(tmp_path / "1.jsonl", [early, late]), embedder, incremental, allow_empty=True)
+    clean = Store(tmp_path / "clean")
+    build_release(write_export(tmp_path / "final.jsonl", [early, late]), embedder, clean, allow_empty=True)
+    for store in (incremental, clean):
+        with open_active(store) as release:
+            hits = release.search_vector(embedder.embed_query(same), PROFILES[0], 3)
+        assert [h.chunk_id.split("#")[0] for h in hits] == ["topics/aa.dita"] * 3

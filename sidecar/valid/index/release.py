@@ -284,11 +284,11 @@ class Release:
             return []
         result = self._collection.query(
             query_embeddings=[[float(v) for v in query_embedding]],
-            n_results=n,
+            n_results=_overfetch(n, self._counts[profile]),
             where=vectors.scope_filter(profile),
             include=["distances"],
         )
-        pairs = sorted(zip(result["distances"][0], result["ids"][0]))  # distance, then id: a total order
+        pairs = _nearest(result, n)
         self._check_in_scope([i for _, i in pairs], profile)
         return [Hit(chunk_id=i, rank=r, score=1.0 - float(d)) for r, (d, i) in enumerate(pairs, start=1)]
 
@@ -319,11 +319,11 @@ class Release:
         everyone = set(profiles) == set(self.profiles)
         result = self._collection.query(
             query_embeddings=[[float(v) for v in query_embedding]],
-            n_results=n,
+            n_results=_overfetch(n, self._collection.count()),
             where=None if everyone else vectors.scope_filter_any(profiles),
             include=["distances"],
         )
-        pairs = sorted(zip(result["distances"][0], result["ids"][0]))
+        pairs = _nearest(result, n)
         self._check_in_any_scope([i for _, i in pairs], profiles)
         return [Hit(chunk_id=i, rank=r, score=1.0 - float(d)) for r, (d, i) in enumerate(pairs, start=1)]
 
@@ -373,6 +373,24 @@ class Release:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+# Vector hits of equal distance (chunks with the same text) are ranked by chunk id. The index is
+# asked for a few more than k so that a tie at the k-th place is cut by id too, not by the order
+# the chunks happened to enter the index; distances are rounded first, because the index computes
+# the same distance along different paths (its exact buffer, its graph) that can differ in the last
+# bit. An incremental and a clean build then rank alike, scores included.
+TIE_MARGIN = 8
+DISTANCE_DIGITS = 6
+
+
+def _overfetch(k: int, available: int) -> int:
+    return min(k + TIE_MARGIN, available)
+
+
+def _nearest(result: dict, k: int) -> list[tuple[float, str]]:
+    """The k nearest (distance, id) pairs of a Chroma query result, distance then id."""
+    return sorted((round(float(d), DISTANCE_DIGITS), i) for d, i in zip(result["distances"][0], result["ids"][0]))[:k]
 
 
 def _check_compatible(manifest: Manifest, release_id: str, profiles: list[str]) -> None:
