@@ -15,6 +15,10 @@ every search):
    generation has (readers paraphrase): those are left to the relevance floor. An abbreviation the
    question writes in capitals ("NUMA") is the exception: it names one technical thing, so another
    generation's content writing it anywhere is enough.
+3. Two **words side by side** ("large file", "file viewer") that no in-scope chunk writes together,
+   while another generation's content has them together in a title: each word alone is common, the
+   thing they name together is a topic of another generation only ("the Large File Viewer" asked of
+   an edition that has no such viewer). The same test as for a word, on the pair.
 
 A missing term means a refusal that names it; where other generations' content has it, the refusal
 says which generations (their names only, never their text). An anchor that is in scope but not in
@@ -24,6 +28,7 @@ the fused top chunks brings its best chunk into the evidence, so the answer can 
 from __future__ import annotations
 
 import re
+from os.path import commonprefix
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -61,6 +66,7 @@ def assess(
     abbreviated: Sequence[str] = (),
     peers: Sequence[str] | None = None,
     alternatives: Sequence[frozenset[str]] = (),
+    phrases: Sequence[tuple[str, str]] = (),
 ) -> Answerability:
     """What of the question's anchors and content words the content in scope for `profile` lacks.
     `peers` are the other versions of the same product (default: `profiles`): a content word is
@@ -105,6 +111,16 @@ def assess(
             others = _mentioning(release, word, siblings)
         if others:
             named = word.upper() if word in abbreviated else word  # as the question writes it
+            result.missing.append(named)
+            result.elsewhere[named] = others
+    for pair in phrases:
+        if not _prefixes(pair)[0] or _together(pair, seen) or release.search_phrase(_prefixes(pair), [profile], 1):
+            continue
+        # Any other build, not only this product's versions: two words that name a topic together
+        # are specific enough that another product's topic on it says this one has none.
+        others = _titling_phrase(release, pair, [p for p in profiles if p != profile])
+        if others:
+            named = " ".join(pair)
             result.missing.append(named)
             result.elsewhere[named] = others
     checked = [*(a.text for a in anchors), *names, *words]
@@ -193,6 +209,27 @@ def _titling(release, word: str, others: list[str]) -> list[str]:
     forms = " ".join(dict.fromkeys([word, root, root + "s", root + "es"]))
     chunks = _chunks(release, release.search_bm25_any(forms, others, TITLE_DEPTH * len(others)))
     titled = [c for c in chunks if root in terms(" ".join([c.title, *c.breadcrumbs[1:]]))]
+    return [p for p in others if any(c.scope.get(p) for c in titled)]
+
+
+def _prefixes(pair: Sequence[str]) -> list[str]:
+    """Each word cut to what it shares with its stem ("copy", stem "copi": "cop"), so that a search
+    for the pair as prefixes finds every form of it ("copies", "copy")."""
+    return [commonprefix([w, stem(w)]) for w in pair]
+
+
+def _together(pair: Sequence[str], text: str) -> bool:
+    """The pair's words next to each other in `text`, in any form (as _prefixes)."""
+    first, second = _prefixes(pair)
+    return bool(first and second and re.search(rf"(?<!\w){re.escape(first)}\w*[\s-]+{re.escape(second)}", text, re.I))
+
+
+def _titling_phrase(release, pair: Sequence[str], others: list[str]) -> list[str]:
+    """The generations among `others` with a chunk whose title (or breadcrumbs) has the pair together."""
+    if not others:
+        return []
+    chunks = _chunks(release, release.search_phrase(_prefixes(pair), others, TITLE_DEPTH * len(others)))
+    titled = [c for c in chunks if _together(pair, " / ".join([c.title, *c.breadcrumbs[1:]]))]
     return [p for p in others if any(c.scope.get(p) for c in titled)]
 
 

@@ -532,6 +532,7 @@ class AnswerEngine:
             abbreviated=list(run.reading.abbreviated),
             peers=self._peers[profile],
             alternatives=list(run.reading.alternatives),
+            phrases=list(run.reading.phrases),
         )
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
@@ -736,6 +737,7 @@ class AnswerEngine:
                 self.release, p, pool, about, words, retrievals[p].chunks, self.abbreviations,
                 names=asked_names, abbreviated=abbreviated, peers=[q for q in pool if q in self._peers[p]],
                 alternatives=offered_alternatives,
+                phrases=list(reading.phrases),
             )
             # A value whose content says the thing was removed answers "does it still…" with
             # that notice: a choice worth offering, refused with the notice once chosen.
@@ -878,3 +880,4 @@ def _join(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+

@@ -337,6 +337,19 @@ def question_words(question: str, ignore: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in ignored and stem(w) not in ignored))
 
 
+def question_phrases(question: str, ignore: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Pairs of the question's ordinary words that stand next to each other, as written (lower case;
+    no stopword, scope name or punctuation between them): "open a large file in the Large File
+    Viewer" → (large, file), (file, viewer). What answerability looks up as a phrase when each word
+    alone is in the content."""
+    kept = set(question_words(question, ignore))
+    pairs = []
+    for run in re.split(r"[^\w\s'’-]+", question.lower()):
+        words = re.findall(r"[a-z][a-z0-9]*", re.sub(r"['’]\w*", "", run))
+        pairs += [(a, b) for a, b in zip(words, words[1:]) if a in kept and b in kept and len(a) >= 3 and len(b) >= 3]
+    return list(dict.fromkeys(pairs))
+
+
 def counted(question: str) -> str | None:
     """The noun a count question counts, as written (lower case): "How many NUMA nodes does…" →
     nodes; "how much HBM" → hbm; "What is the ICI bandwidth per chip" → bandwidth."""

@@ -44,6 +44,7 @@ from valid.answer.question import (
     kind_of_noun,
     proper_names,
     question_kind,
+    question_phrases,
     question_words,
     with_default_said,
 )
@@ -74,6 +75,7 @@ class Reading(BaseModel):
     scope_names: tuple[str, ...] = ()
     anchors: tuple[Anchor, ...] = ()
     words: tuple[str, ...] = ()
+    phrases: tuple[tuple[str, str], ...] = ()  # words that stand next to each other (question_phrases)
     names: tuple[str, ...] = ()  # proper names the answer must be about ("Ubuntu")
     abbreviated: tuple[str, ...] = ()  # acronyms ("numa")
     alternatives: tuple[frozenset[str], ...] = ()  # terms offered as alternatives ("YAML or TOML")
@@ -113,6 +115,7 @@ def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = ())
         scope_names=names,
         anchors=tuple(about),
         words=tuple(question_words(question, [*names, *(a.text for a in about)])),
+        phrases=tuple(question_phrases(question, [*names, *(a.text for a in about)])),
         names=tuple(proper_names(question, names)),
         abbreviated=tuple(acronyms(question, names)),
         alternatives=tuple(alternatives(question)),

@@ -44,6 +44,15 @@ def quote_query(text: str) -> str | None:
     return " OR ".join('"' + token.replace('"', '""') + '"' for token in tokens)
 
 
+def phrase_query(words: Sequence[str]) -> str | None:
+    """An FTS5 query for the words next to each other in this order, each as a prefix (so "file
+    viewer" finds "File Viewers"); None when there is nothing to search."""
+    words = [w for w in words if w.strip()]
+    if not words:
+        return None
+    return " + ".join('"' + w.replace('"', '""') + '"*' for w in words)
+
+
 def column(profile: str) -> str:
     """The quoted SQL column for a profile (profile names are validated when the export is read)."""
     return '"in_' + profile.replace('"', '""') + '"'
@@ -124,7 +133,13 @@ def search(
 ) -> list[tuple[str, float]]:
     """(chunk id, bm25) pairs in the profile (or in any of several), best first; bm25 is lower-is-better,
     ties broken by id."""
-    query = quote_query(query_text)
+    return search_match(db, quote_query(query_text), profile, k, settings)
+
+
+def search_match(
+    db: sqlite3.Connection, query: str | None, profile: str | Sequence[str], k: int, settings: Bm25Settings
+) -> list[tuple[str, float]]:
+    """`search` with a ready FTS5 query (quote_query, phrase_query)."""
     if query is None or k < 1:
         return []
     profiles = [profile] if isinstance(profile, str) else list(profile)

@@ -337,6 +337,17 @@ class Release:
         self._check_in_any_scope([i for i, _ in rows], profiles)
         return [Hit(chunk_id=i, rank=r, score=-s) for r, (i, s) in enumerate(rows, start=1)]
 
+    def search_phrase(self, words: Sequence[str], profiles: Sequence[str], k: int) -> list[Hit]:
+        """BM25 among the chunks in scope for any of `profiles` that have the words next to each other
+        (fts.phrase_query); for deciding what a scope lacks, like the other searches: ids only."""
+        profiles = [self._profile(p) for p in profiles]
+        if not profiles:
+            return []
+        with self._lock:
+            rows = fts.search_match(self._db, fts.phrase_query(words), profiles, int(k), self._bm25)
+        self._check_in_any_scope([i for i, _ in rows], profiles)
+        return [Hit(chunk_id=i, rank=r, score=-s) for r, (i, s) in enumerate(rows, start=1)]
+
     # -- content ----------------------------------------------------------------------------
     def get_chunks(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order given."""
