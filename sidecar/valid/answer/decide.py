@@ -48,6 +48,7 @@ from valid.answer.generate import Generator, OfflineExtractive
 from valid.answer.unitvectors import UnitVectorSource
 from valid.questionlog.store import QuestionStore
 from valid.answer.parts import with_parts
+from valid.answer.peers import PEER_SHARE, peers
 from valid.answer.models import (
     AnswerObject,
     CheckReport,
@@ -158,6 +159,7 @@ class AnswerEngine:
         profiles: Sequence[ProfileInfo] | None = None,
         max_revisions: int = MAX_REVISIONS,
         agree_max_builds: int = AGREE_MAX_BUILDS,
+        peer_share: float = PEER_SHARE,
         vocabulary: Vocabulary | None = None,
         published: PublishedPages | None = None,
         wording: WordingSettings | None = None,
@@ -201,9 +203,9 @@ class AnswerEngine:
         self._order = {p.name: i for i, p in enumerate(self.profiles)}
         # The versions of each value's own product (all values, when the labels name one product).
         products = scoping.naming_pattern(self.profiles).products
-        self._peers = {
-            p.name: [q.name for q in self.profiles if products.get(q.name) == products.get(p.name)] for p in self.profiles
-        }
+        # And the editions of one product, which share most of their content (valid.answer.peers).
+        shared = release.shared_counts() if hasattr(release, "shared_counts") else None
+        self._peers = peers([p.name for p in self.profiles], products, shared, peer_share)
         # The order of versions where the labels' version strings do not give it (valid.toml [versions] order).
         self.version_order = tuple(version_order)
         self._catalog: Catalog | None = None

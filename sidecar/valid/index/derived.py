@@ -1,7 +1,8 @@
 """What depends only on a release's content, computed once by `valid index` and stored with it.
 
 The doc set's vocabulary (the abbreviations it defines, the command names it marks as code), its
-owned-value table (valid.audit.owned) and its title (the most common first breadcrumb) are the same
+owned-value table (valid.audit.owned), its title (the most common first breadcrumb) and how much
+content each pair of builds shares (valid.answer.peers) are the same
 for every question asked of one release. Computing them from every chunk at every start cost a CLI
 question tens of seconds on a large doc set (the abbreviation scan alone is a regular expression
 over every chunk), so the build computes them (`derive`) and writes `derived.json`; opening a
@@ -40,6 +41,11 @@ class Derived(BaseModel):
     vocabulary: StoredVocabulary
     owned: dict = Field(description="The owned-value table in its stable format (valid.audit.owned).")
     owned_why: dict[str, str] | None = Field(description="Rule distinctive values the audit reports, with why.")
+    shared: dict[str, dict[str, int]] | None = Field(
+        default=None,
+        description="For each pair of profiles, the chunks in scope for both (valid.answer.peers); "
+        "None in releases built before it was stored.",
+    )
 
     def to_vocabulary(self):
         from valid.answer.abbreviations import Abbreviations
@@ -70,7 +76,21 @@ def derive(chunks: Sequence[Chunk], header: ExportHeader) -> Derived:
         ),
         owned=table.to_dict(),
         owned_why=table.why,
+        shared=shared_counts(chunks, [p.name for p in header.profiles]),
     )
+
+
+def shared_counts(chunks: Sequence[Chunk], profiles: Sequence[str]) -> dict[str, dict[str, int]]:
+    """For each pair of profiles, how many chunks are in scope for both (a profile with itself: its
+    own count)."""
+    both = {a: dict.fromkeys(profiles, 0) for a in profiles}
+    for chunk in chunks:
+        inside = [p for p in profiles if chunk.scope.get(p)]
+        for a in inside:
+            row = both[a]
+            for b in inside:
+                row[b] += 1
+    return both
 
 
 def map_title(chunks: Sequence[Chunk]) -> str:

@@ -71,6 +71,7 @@ class Release:
         self._lock = threading.Lock()
         self._db = None
         self._derived = None
+        self._shared: dict[str, dict[str, int]] | None = None  # shared_counts(), read when first asked
         try:
             self._open(full=not self._stamped())
         except BaseException:
@@ -247,6 +248,23 @@ class Release:
 
     def count_in_scope(self, profile: str) -> int:
         return self._counts[self._profile(profile)]
+
+    def shared_counts(self) -> dict[str, dict[str, int]]:
+        """For each pair of profiles, how many chunks are in scope for both (a profile with itself:
+        its own count): stored by `valid index` with the derived data; read from the scope columns,
+        once, for a release built before that."""
+        stored = self.derived.shared
+        if stored is not None:
+            return stored
+        if self._shared is None:
+            columns = ", ".join(fts.column(p) for p in self.profiles)
+            with self._lock:
+                rows = self._db.execute(f"SELECT {columns} FROM chunks").fetchall()
+            self._shared = {
+                a: {b: sum(1 for row in rows if row[i] and row[j]) for j, b in enumerate(self.profiles)}
+                for i, a in enumerate(self.profiles)
+            }
+        return self._shared
 
     def _check_in_scope(self, ids: Sequence[str], profile: str) -> None:
         if not ids:
