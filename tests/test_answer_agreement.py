@@ -133,3 +133,20 @@ def test_a_line_that_agrees_beside_units_differing_in_a_sentence_about_the_quest
     a = _said("windows", java, "install.dita#i/prereq~windows", java + " HTML Help Workshop is also needed.")
     b = _said("linux", java, "install.dita#i/prereq~linux", java)
     assert agree([a, b], by_line=True, asked_terms=frozenset(terms("Which Java version does the toolkit need?")))
+
+
+def test_an_item_one_build_adds_to_a_list_whose_lead_in_only_touches_the_question_is_no_difference():
+    # "Which Java version?": every build says Java 17; the Windows list of where to get Java adds a
+    # Windows-only prerequisite. The list's lead-in shares one word with the question, the added
+    # item none: context, not another answer.
+    java = "DITA-OT 4.4 is designed to run on Java version 17 or later."
+    lead = "Compatible Java distributions are available from multiple sources:"
+    items = "- Eclipse Temurin is available from adoptium.net.\n- Amazon Corretto is free."
+    windows = _said("windows", java, "install.dita#i/prereq~windows",
+                    f"{java} {lead}\n{items}\n- If you want to generate HTML Help, install HTML Help Workshop.")
+    linux = _said("linux", java, "install.dita#i/prereq~linux", f"{java} {lead}\n{items}")
+    asked = frozenset(terms("What Java version is DITA-OT 4.4 designed to run on?"))
+    assert agree([windows, linux], by_line=True, asked_terms=asked)
+    # An added item that names what is asked is a difference, whatever its lead-in.
+    jdk = _said("windows", java, "install.dita#i/prereq~windows", f"{java} {lead}\n{items}\n- Java version 21 is also tested.")
+    assert not agree([jdk, linux], by_line=True, asked_terms=asked)

@@ -59,13 +59,38 @@ def agree(
 
 
 def _differ_about(answers: Sequence[GenerationAnswer], names: Mapping[str, Sequence[str]], asked: frozenset[str]) -> bool:
-    """Whether the answers' units differ in a sentence (a list with its lead-in) sharing a question term."""
+    """Whether the answers' units differ in a sentence about the question: one that shares a question
+    term. A list is read with its lead-in: where the same lead-in leads into different items, the
+    list differs about the question when the lead-in restates it (half the question's terms: "by
+    default, the following values are available:" for "which values are available by default") or
+    when an item that differs shares a question term; an item the others lack beside a lead-in that
+    only touches the question ("compatible Java distributions are available from:" for "which Java
+    version") is context, not a different answer."""
     told = [
-        {_normal(_without(b, names.get(a.generation, ()))): b for s in a.steps for b in _blocks(s.text)}
+        {_lines(b, names.get(a.generation, ())): b for s in a.steps for b in _blocks(s.text)}
         for a in answers
     ]
     common = set.intersection(*(set(t) for t in told))
-    return any(terms(block) & asked for t in told for key, block in t.items() if key not in common)
+    for t in told:
+        for (lead, *items), block in t.items():
+            if (lead, *items) in common:
+                continue
+            versions = [[k[1:] for k in u if k[0] == lead] for u in told]
+            if not items or not all(versions):
+                # A sentence, or a list some answer has no version of: any question term.
+                if terms(block) & asked:
+                    return True
+                continue
+            everywhere = set.intersection(*(set(i) for v in versions for i in v))
+            differing = {i for v in versions for k in v for i in k} - everywhere
+            if len(terms(lead) & asked) * 2 >= len(asked) or any(terms(i) & asked for i in differing):
+                return True
+    return False
+
+
+def _lines(block: str, names: Sequence[str]) -> tuple[str, ...]:
+    """A block as comparable lines: its lead sentence, then each list item (valid.answer.agree._normal)."""
+    return tuple(_normal(_without(line, names)) for line in block.split("\n") if line.strip())
 
 
 def _blocks(text: str) -> list[str]:
