@@ -89,6 +89,8 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         self.outputs: dict[Path, Output] = {}  # named copies and branch-filtered files
         self.scopes: dict[Path, keyspace.KeyScope] = {}  # the key scope each output resolves in
         self.branch_filters: dict[Path, Filter] = {}
+        self.merged_pages: dict[Path, int] = {}  # topics a chunk="to-content" merges -> their document
+        self.page_terms: dict[int, set[str]] = {}  # glossary keys referenced so far in each such document
 
     def run(self, job_dir: Path) -> Job:
         docset = self.docset
@@ -116,6 +118,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         for title in self._map_titles(kept_map):
             self._resolve_keyrefs(title, root_map)
         references = self._topic_references(kept_map)
+        self.merged_pages = self._merged_pages(kept_map)
         self._push(references)
 
         # Each topic is written as soon as it is resolved, so a build holds one resolved topic at
@@ -192,6 +195,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         # relative to this topic, and rebasing it as if relative to the pulled content's file
         # sent links in reused content nowhere ("see ." where DITA-OT shows the target's title).
         self._rebase_pulled_hrefs(root, sf)
-        self._resolve_keyrefs(root, sf)
+        page = self.merged_pages.get(path)
+        self._resolve_keyrefs(root, sf, self.page_terms.setdefault(page, set()) if page is not None else None)
         self._pull_link_text(root, sf)
         return root

@@ -78,8 +78,11 @@ class KeyStage:
                 fragment = split_href(href)[1]
                 el.set("href", self._map_href(new) + (f"#{fragment}" if fragment is not None else ""))
 
-    def _resolve_keyrefs(self, root: etree._Element, sf: SourceFile) -> None:
-        terms_seen: set[str] = set()  # keyref values of the terms before this one, in document order
+    def _resolve_keyrefs(self, root: etree._Element, sf: SourceFile, terms_seen: set[str] | None = None) -> None:
+        """`terms_seen`: the keyref values of the terms before `root` in its rendered document
+        (the topics a chunk="to-content" merges); updated with the terms of `root`."""
+        if terms_seen is None:
+            terms_seen = set()  # keyref values of the terms before this one, in document order
         for el in list(root.iter()):
             if not isinstance(el.tag, str) or el.get("keyref") is None:
                 continue

@@ -1,4 +1,4 @@
-"""Links: empty xrefs get their target's title (topicpull); topics reached only by links are warned."""
+"""Links: empty xrefs get their target's text (topicpull); topics reached only by links are warned."""
 
 from __future__ import annotations
 
@@ -23,14 +23,18 @@ from valid.dita.stages.keys import LINK_KEYREF
 from valid.dita.stages.nodes import line_of
 
 
+def _has(el: etree._Element, class_token: str) -> bool:
+    return class_token in (el.get("class") or "")
+
+
 class LinkStage:
     """Link text and link-only topics."""
 
     def _pull_link_text(self, root: etree._Element, sf: SourceFile) -> None:
-        """Give an empty cross-reference its target's title, as DITA-OT's topicpull step does.
+        """Give an empty cross-reference its target's text, as DITA-OT's topicpull step does.
 
         Without it the chunk text reads "see ." where a published page reads "see <title>". The
-        title comes from the target as this profile filters it.
+        text comes from the target as this profile filters it.
         """
         for el in root.iter():
             if not isinstance(el.tag, str) or " topic/xref " not in (el.get("class") or ""):
@@ -49,21 +53,48 @@ class LinkStage:
             if target_root is None:
                 continue
             target = find_fragment(target_root, fragment, el, self._ids(target_sf)) if fragment else first_topic(target_root)
-            title = next(
-                (c for c in (target if target is not None else ()) if isinstance(c.tag, str)
-                 and " topic/title " in (c.get("class") or "")),
-                None,
-            )
-            if title is not None:
-                # The title as the target publishes it: its keyrefs and conrefs resolved (DITA-OT
+            source = self._link_text_source(target) if target is not None else None
+            if source is not None:
+                # The text as the target publishes it: its keyrefs and conrefs resolved (DITA-OT
                 # pulls link text from the already resolved target).
-                title = copy.deepcopy(title)
-                self._resolve_conrefs(title, [])
-                self._resolve_keyrefs(title, target_sf)
+                text = self._resolved_copy(source)
+                if text is None:
+                    continue
+                self._resolve_keyrefs(text, target_sf)
                 # DITA-OT marks pulled link text with <?ditaot gentext?>; the stylesheet keeps it.
                 marker = etree.ProcessingInstruction("ditaot", "gentext")
-                marker.tail = " ".join("".join(title.itertext()).split())
+                marker.tail = " ".join("".join(text.itertext()).split())
                 el.append(marker)
+
+    def _link_text_source(self, target: etree._Element) -> etree._Element | None:
+        """The element whose text an empty link to `target` shows, as DITA-OT's topicpull picks it
+        (topicpullImpl.xsl, mode topicpull:resolvelinktext): a title's parent stands for it; a
+        definition-list entry shows its first term, a term itself; anything else its title. A
+        target whose content comes from a conref (a section reused from another topic) is read
+        after the conref is resolved."""
+        if _has(target, " topic/title ") and target.getparent() is not None:
+            target = target.getparent()
+        if target.get("conref") is not None or target.get("conkeyref") is not None:
+            target = self._resolved_copy(target)
+            if target is None:
+                return None
+        if _has(target, " topic/dt "):
+            return target
+        wanted = " topic/dt " if _has(target, " topic/dlentry ") else " topic/title "
+        return next((c for c in target if isinstance(c.tag, str) and _has(c, wanted)), None)
+
+    def _resolved_copy(self, el: etree._Element) -> etree._Element | None:
+        """A copy of `el` with its conrefs resolved, its own included. Only for reading text: the
+        files and warnings the resolution notes belong to the build of the element's own topic."""
+        conref_targets, warnings = list(self.conref_targets), len(self.warnings)
+        holder = etree.Element("holder")
+        pulled = copy.deepcopy(el)
+        pulled.tail = None
+        holder.append(pulled)
+        self._resolve_conrefs(holder, [])
+        self.conref_targets[:] = conref_targets
+        del self.warnings[warnings:]
+        return next((c for c in holder if isinstance(c.tag, str)), None)
 
     def _link_targets(self, root: etree._Element | None, sf: SourceFile) -> list[tuple[Path, str, str, int]]:
         """The DITA topics a written file links to, in order: (target, href path, and the link's

@@ -193,6 +193,29 @@ class MapStage:
                 found[source] = found.get(source, True) and resource_only
         return found
 
+    def _merged_pages(self, kept_map: etree._Element) -> dict[Path, int]:
+        """Topics that a chunk="to-content" topicref (or map) merges into one document -> that
+        document's number. `valid export` keeps a chunk per topic, but what DITA-OT renders
+        once per document, the first reference to a glossary key in its full form, follows the
+        merged document: the topics in map order."""
+        pages: dict[Path, int] = {}
+        merging = [
+            el for el in kept_map.iter()
+            if isinstance(el.tag, str) and "to-content" in (el.get("chunk") or "").split()
+            and not any("to-content" in (a.get("chunk") or "").split() for a in el.iterancestors())
+        ]
+        for number, top in enumerate(merging):
+            for el in top.iter():
+                href = el.get("href") if isinstance(el.tag, str) else None
+                if href is None or classes.TOPICREF not in (el.get("class") or "") or is_external(el):
+                    continue
+                if has_url_scheme(href) or reference_format(el, split_href(href)[0]) != "dita":
+                    continue
+                target = self._map_target(href)
+                if target is not None and processing_role(el) != "resource-only":
+                    pages.setdefault(target, number)
+        return pages
+
     @staticmethod
     def _copy_to_as_dita_ot(kept_map: etree._Element) -> None:
         """Write a @copy-to topicref as DITA-OT 4.2.4's job map has it: @href on the source topic,
