@@ -11,7 +11,10 @@ alpha and beta):
   (`valid export` read the unresolved section, found no title, and left the link empty);
 - the first reference to a glossary key on a page shows the full form, later ones the acronym,
   and a chunk="to-content" topicref makes its topics one page (`valid export` counted per topic:
-  "DITA Open Toolkit" where the published page says "DITA-OT").
+  "DITA Open Toolkit" where the published page says "DITA-OT");
+- a @copy-to topicref inside a chunk="to-content" one makes no page of its own: DITA-OT merges
+  the content into the page under its source's name (`valid export` exported the copy as a topic
+  of its own: the 4 chunk ids only in the export on the guide).
 
 The reference where they differ is DITA-OT 4.2.4's own HTML5 build of the alpha profile. The tests
 of `valid export` alone run everywhere; those with DITA-OT need DITA_HOME and skip without it.
@@ -41,6 +44,7 @@ LINKS_BETA = "topics/links.dita#links/body~beta"
 OPTIONS_ALPHA = "topics/options.dita#options/body~alpha"
 MODIFY = "topics/modify.dita#modify/body"
 NEW_LANG = "topics/new-lang.dita#new-lang/body"
+RESET = "topics/reset.dita#reset/body"
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +96,13 @@ def test_the_first_glossary_reference_on_a_page_merged_by_chunk_to_content_is_th
     by_id, _ = exported
     assert "the strings that the DITA Open Toolkit generates." in text(by_id, MODIFY)
     assert "directory of the DITA-OT, run the installer." in text(by_id, NEW_LANG)
+
+
+def test_a_copy_to_inside_a_chunk_to_content_topicref_is_exported_under_its_source_name(exported):
+    by_id, _ = exported
+    assert not [chunk_id for chunk_id in by_id if chunk_id.startswith("topics/reset-x.dita")]
+    assert {name for name, kept in by_id[f"{RESET}~alpha"]["scope"].items() if kept} == {"alpha"}
+    assert text(by_id, f"{RESET}~beta") == "Remove the plugin to reset the strings of the beta build."
 
 
 # ----------------------------------------------------------------------------- with DITA-OT
@@ -156,3 +167,11 @@ def test_glossary_references_in_topics_merged_by_chunk_to_content_read_as_html5_
     for chunks_by_id in both:
         assert "the strings that the DITA Open Toolkit generates." in text(chunks_by_id, MODIFY)
         assert "directory of the DITA-OT, run the installer." in text(chunks_by_id, NEW_LANG)
+
+
+def test_a_copy_to_inside_a_chunk_to_content_topicref_has_no_page_of_its_own_as_in_html5(both, alpha_html5):
+    assert not (alpha_html5 / "reset-x.html").exists()
+    assert "Remove the plugin to reset the strings." in page_text(alpha_html5 / "overview.html")
+    for chunks_by_id in both:
+        assert not [chunk_id for chunk_id in chunks_by_id if chunk_id.startswith("topics/reset-x.dita")]
+        assert text(chunks_by_id, f"{RESET}~alpha") == "Remove the plugin to reset the strings."

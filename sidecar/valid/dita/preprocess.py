@@ -103,6 +103,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         if kept_map is None:
             raise DitaError(root_map.path, root_map.root.sourceline, f"profile {self.name} excludes the root map itself")
         self._ignore_copy_to_existing(kept_map)
+        self._ignore_copy_to_in_merged_pages(kept_map)
         branched = branches.has_branches(kept_map)
         if branched:
             self._check_root_ditavalrefs(kept_map)

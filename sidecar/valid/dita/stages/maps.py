@@ -113,6 +113,15 @@ class MapStage:
                 self._warn(el, "copy-to", f"copy-to '{copy_to}' names an existing file; the attribute is ignored")
                 del el.attrib["copy-to"]
 
+    def _ignore_copy_to_in_merged_pages(self, kept_map: etree._Element) -> None:
+        """A @copy-to on a topicref inside a chunk="to-content" one makes no topic of its own in
+        DITA-OT 4.2.4: the copy's content is merged into the page under its source's identity,
+        and no page has the copy's name. The topicref then reads as its source."""
+        for top in _merging(kept_map):
+            for el in top.iterdescendants():
+                if isinstance(el.tag, str) and el.get("copy-to") is not None:
+                    del el.attrib["copy-to"]
+
     def _check_root_ditavalrefs(self, kept_map: etree._Element) -> None:
         refs = [c for c in kept_map if isinstance(c.tag, str) and branches.DITAVALREF in (c.get("class") or "")]
         if len(refs) > 1:
@@ -199,12 +208,7 @@ class MapStage:
         once per document, the first reference to a glossary key in its full form, follows the
         merged document: the topics in map order."""
         pages: dict[Path, int] = {}
-        merging = [
-            el for el in kept_map.iter()
-            if isinstance(el.tag, str) and "to-content" in (el.get("chunk") or "").split()
-            and not any("to-content" in (a.get("chunk") or "").split() for a in el.iterancestors())
-        ]
-        for number, top in enumerate(merging):
+        for number, top in enumerate(_merging(kept_map)):
             for el in top.iter():
                 href = el.get("href") if isinstance(el.tag, str) else None
                 if href is None or classes.TOPICREF not in (el.get("class") or "") or is_external(el):
@@ -238,3 +242,13 @@ class MapStage:
 
     def _map_href(self, path: Path) -> str:
         return quote(self.docset.relative(path, self.docset.map_dir), safe="/-._~")
+
+
+def _merging(kept_map: etree._Element) -> list[etree._Element]:
+    """The outermost elements with chunk="to-content" (the map itself too): each makes one
+    document of the topics it references."""
+    return [
+        el for el in kept_map.iter()
+        if isinstance(el.tag, str) and "to-content" in (el.get("chunk") or "").split()
+        and not any("to-content" in (a.get("chunk") or "").split() for a in el.iterancestors())
+    ]
