@@ -16,6 +16,10 @@
   export stylesheet wrote it. Lines are split on LF only and joined with LF again, so a CR the
   JSON could hold raw (it never does: JSON escapes it) would survive too.
 
+  The texts are read back with parse-json, which gives each text exactly as xml-to-json (json.xsl)
+  wrote it: that writer escapes every control character (\u0085, not the raw character, which
+  Saxon's parse-json would not give back).
+
   Input: any document (Ant's xslt task needs one); the export is read from $export-uri.
 -->
 <xsl:stylesheet version="3.0"
@@ -96,8 +100,7 @@
        a text without its digest stops the build rather than write a wrong export. -->
   <xsl:function name="vp:read-digests" as="map(xs:integer, xs:string)">
     <xsl:variable name="read" as="map(xs:integer, xs:string)" select="map:merge(
-      (if (map:size($vp:first-line) eq 0) then () else unparsed-text-lines($digests-uri, 'UTF-8'))
-      [normalize-space()]
+      unparsed-text-lines($digests-uri, 'UTF-8')[normalize-space()]
       ! (let $parts := tokenize(normalize-space(.), ' ')
          return map{xs:integer(substring-before($parts[2], '.txt')): lower-case($parts[1])}))"/>
     <xsl:variable name="missing" as="xs:integer*" select="
