@@ -27,6 +27,7 @@ PLACEHOLDER = ',"digest":"deferred"}'
 # LF in every combination, a text longer than any buffer, one given twice, the placeholder itself.
 AWKWARD_TEXTS = [
     "Größe: 10 µm, Ökonomie, 日本語のテキスト, emoji \U0001F680 and \U0001D11E",
+    "a/path/with\\/slashes and a backslash before one",
     "line one\r\nline two\rline three\nline four\n",
     "\r\n",
     "long " + "0123456789abcdef\u00e9\u20ac" * 40000,
@@ -38,7 +39,7 @@ AWKWARD_TEXTS = [
 
 def _deferred_export(texts: list[str]) -> str:
     """A header, then chunk lines serialized as xsl/json.xsl serializes them (Saxon's xml-to-json,
-    which escapes control characters), each with the deferred digest."""
+    which escapes control characters, then "\\/" back to "/"), each with the deferred digest."""
     from saxonche import PySaxonProcessor
 
     def fn_string(key: str, value: str) -> str:
@@ -51,7 +52,7 @@ def _deferred_export(texts: list[str]) -> str:
             tree = (f'<map xmlns="http://www.w3.org/2005/xpath-functions">{fn_string("kind", "chunk")}'
                     f'{fn_string("id", f"t.dita#t/c{n}")}{fn_string("text", text)}{fn_string("digest", "deferred")}</map>')
             xpath.set_parameter("tree", proc.make_string_value(tree))
-            lines.append(xpath.evaluate_single("xml-to-json(parse-xml($tree))").string_value)
+            lines.append(xpath.evaluate_single(r"replace(xml-to-json(parse-xml($tree)), '\\/', '/')").string_value)
     assert all(line.startswith('{"kind":"chunk",') and line.endswith(PLACEHOLDER) for line in lines)
     return "\n".join(['{"kind":"header","schema_version":"1.0"}', *lines]) + "\n"
 

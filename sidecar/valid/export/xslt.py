@@ -69,7 +69,7 @@ def run_export(run_document: Path, *, digests: str = "python") -> str:
     digests="python" (the default) has the stylesheet write a placeholder and fills in each chunk's
     SHA-256 here with hashlib: byte-identical to the stylesheet's own digests, and some hundred
     times faster than SHA-256 in XSLT under SaxonC-HE. digests="sha256" lets the stylesheet compute
-    them, as the DITA-OT plugin does.
+    them (the DITA-OT plugin defers them too, and hashes with Ant's checksum task).
     """
     if digests not in ("sha256", "python"):
         raise ValueError(f"digests must be 'sha256' or 'python', not {digests!r}")
