@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -59,7 +60,8 @@ def first_job_dir(run_xml: Path) -> Path:
 
 
 def run_once(variant: str, dita_home: Path, work: Path, temp: Path, out: Path, timeout: float) -> dict:
-    command = [str(dita_home / "bin" / "ant"), "-f", str(BUILD_FILE), variant,
+    command = [str(dita_home / "bin" / "ant"), "-logger", "org.apache.tools.ant.listener.ProfileLogger",
+               "-f", str(BUILD_FILE), variant,
                f"-Dvalid.plugin.dir={dita_home / 'plugins' / 'org.valid.index'}",
                f"-Dvalid.work.dir={work}", f"-Ddita.temp.dir={temp}", f"-Dbench.out={out}"]
     out.unlink(missing_ok=True)
@@ -80,9 +82,18 @@ def run_once(variant: str, dita_home: Path, work: Path, temp: Path, out: Path, t
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0 or not out.is_file():
         raise SystemExit(f"{variant} failed, see {out.with_suffix('.log')}")
+    stylesheet, digests = step_seconds(out.with_suffix(".log"))
     return {"variant": variant, "finished": True, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
             "rss_mb": usage.ru_maxrss / 1024, "sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
-            "lines": out.read_bytes().count(b"\n")}
+            "lines": out.read_bytes().count(b"\n"), "stylesheet": stylesheet, "digests": digests}
+
+
+def step_seconds(log: Path) -> tuple[float, float]:
+    """From Ant's ProfileLogger: the export stylesheet's run (the first pipeline task), and what
+    follows it (the digest steps: the other pipeline tasks, checksum, concat, touch)."""
+    tasks = re.findall(r"^(pipeline|checksum|concat|touch): finished .* \((\d+)\)$", log.read_text(), re.M)
+    seconds = [int(ms) / 1000 for _, ms in tasks]
+    return (seconds[0], sum(seconds[1:])) if seconds else (0.0, 0.0)
 
 
 def main() -> None:
@@ -107,7 +118,9 @@ def main() -> None:
         for variant in args.variants.split(","):
             result = run_once(variant, args.dita_home, work, temp, work / f"{variant}-{n}.jsonl", args.timeout)
             results.append(result)
-            state = f"{result['lines'] - 1} chunks, sha256 {result['sha256'][:12]}" if result["finished"] else "STOPPED, not finished"
+            state = (f"{result['lines'] - 1} chunks, sha256 {result['sha256'][:12]}; export stylesheet "
+                     f"{result['stylesheet']:.1f} s, digest steps after it {result['digests']:.1f} s"
+                     if result["finished"] else "STOPPED, not finished")
             print(f"{variant} run {n + 1}: {result['wall']:.1f} s wall, {result['cpu']:.1f} s CPU, "
                   f"{result['rss_mb']:.0f} MB peak RSS, {state}", flush=True)
     for variant in args.variants.split(","):
