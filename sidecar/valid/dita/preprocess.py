@@ -91,6 +91,7 @@ class _Preprocessor(MapStage, FilterStage, KeyStage, ConrefStage, LinkStage):
         self.branch_filters: dict[Path, Filter] = {}
         self.merged_pages: dict[Path, int] = {}  # topics a chunk="to-content" merges -> their document
         self.page_terms: dict[int, set[str]] = {}  # glossary keys referenced so far in each such document
+        self.pulling_titles: set[Path] = set()  # targets whose titles are being pulled: stops a cycle
 
     def run(self, job_dir: Path) -> Job:
         docset = self.docset

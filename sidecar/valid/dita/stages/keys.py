@@ -115,10 +115,22 @@ class KeyStage:
                 el.text = glossterms.glossary_text(entry, glossterms.shows_full_form(el, first_term))
             elif empty and any(t in cls for t in _TEXT_KEYREF):
                 text = _key_text(definition, keyword_first=True)
-                if text is None:
-                    self._warn(el, "keyref", f"key '{key}' has no text (keyword, linktext or navtitle) in profile {self.name}")
-                else:
+                if text is not None:
                     _fill(el, text)
+                elif not self._pull_key_target_title(el, definition, sf):
+                    self._warn(el, "keyref", f"key '{key}' has no text (keyword, linktext or navtitle) in profile {self.name}")
+
+    def _pull_key_target_title(self, el: etree._Element, definition: etree._Element, sf: SourceFile) -> bool:
+        """An empty keyword or phrase whose key names a local topic and has no text of its own shows
+        the topic's title, as this profile filters it: DITA-OT makes the element a link to the key's
+        target and gives it the target's title (its HTML5 build shows "See GRANT Statement", not
+        "See ")."""
+        href = definition.get("href")
+        if not href or is_external(definition) or has_url_scheme(href):
+            return False
+        if reference_format(definition, split_href(href)[0]) != "dita":
+            return False
+        return self._append_target_title(el, self._href_from_map(definition, href, sf), sf)
 
     def _glossentry(self, definition: etree._Element) -> etree._Element | None:
         """The glossentry a key definition's local DITA target holds, as this profile filters it."""

@@ -42,29 +42,41 @@ class LinkStage:
             href = el.get("href")
             if not href or len(el) or (el.text or "").strip() or is_external(el) or has_url_scheme(href):
                 continue
-            path, fragment = split_href(href)
-            target_path = self.docset.resolve(sf.file.parent, unquote(path)) if path else sf.file
-            # A copy (@copy-to, e.g. through a key whose definition has one) has its source's title.
-            out = self.outputs.get(target_path)
-            target_sf = out.source if out is not None else self.docset.get(target_path)
-            if target_sf is None or target_sf.format != "dita":
-                continue
-            target_root = self._filtered(target_sf, out.filters) if out is not None else self._filtered(target_sf)
-            if target_root is None:
-                continue
-            target = find_fragment(target_root, fragment, el, self._ids(target_sf)) if fragment else first_topic(target_root)
-            source = self._link_text_source(target) if target is not None else None
-            if source is not None:
-                # The text as the target publishes it: its keyrefs and conrefs resolved (DITA-OT
-                # pulls link text from the already resolved target).
-                text = self._resolved_copy(source)
-                if text is None:
-                    continue
-                self._resolve_keyrefs(text, target_sf)
-                # DITA-OT marks pulled link text with <?ditaot gentext?>; the stylesheet keeps it.
-                marker = etree.ProcessingInstruction("ditaot", "gentext")
-                marker.tail = " ".join("".join(text.itertext()).split())
-                el.append(marker)
+            self._append_target_title(el, href, sf)
+
+    def _append_target_title(self, el: etree._Element, href: str, sf: SourceFile) -> bool:
+        """Append to el the text an empty link to `href` (relative to sf) shows, when it names a
+        local DITA topic or element (`_link_text_source`), marked as generated text; False if there
+        is no such text in this profile."""
+        path, fragment = split_href(href)
+        target_path = self.docset.resolve(sf.file.parent, unquote(path)) if path else sf.file
+        # A copy (@copy-to, e.g. through a key whose definition has one) has its source's title.
+        out = self.outputs.get(target_path)
+        target_sf = out.source if out is not None else self.docset.get(target_path)
+        if target_sf is None or target_sf.format != "dita":
+            return False
+        target_root = self._filtered(target_sf, out.filters) if out is not None else self._filtered(target_sf)
+        if target_root is None:
+            return False
+        target = find_fragment(target_root, fragment, el, self._ids(target_sf)) if fragment else first_topic(target_root)
+        if target is None or target_path in self.pulling_titles:
+            return False  # a title that names itself through keys: DITA-OT leaves it empty too
+        self.pulling_titles.add(target_path)
+        try:
+            source = self._link_text_source(target)
+            # The text as the target publishes it: its keyrefs and conrefs resolved (DITA-OT
+            # pulls link text from the already resolved target).
+            text = self._resolved_copy(source) if source is not None else None
+            if text is None:
+                return False
+            self._resolve_keyrefs(text, target_sf)
+        finally:
+            self.pulling_titles.discard(target_path)
+        # DITA-OT marks pulled link text with <?ditaot gentext?>; the stylesheet keeps it.
+        marker = etree.ProcessingInstruction("ditaot", "gentext")
+        marker.tail = " ".join("".join(text.itertext()).split())
+        el.append(marker)
+        return True
 
     def _link_text_source(self, target: etree._Element) -> etree._Element | None:
         """The element whose text an empty link to `target` shows, as DITA-OT's topicpull picks it
