@@ -8,6 +8,8 @@
                                                   # a real doc set ($OXYGEN_USERGUIDE, or --docset DIR),
                                                   # as it comes: its map and DITAVALs from the toml,
                                                   # default --jobs beside --jobs 1
+    python3 bench/export.py --profiles-toml bench/impala-docs.toml --docset "$IMPALA_DOCS" --repeat 3
+                                                  # Apache Impala's docs/ folder, its two DITAVALs
 
 The generated corpus has what makes export slow in practice: maps with profiled branches and
 submaps, element profiling inside shared topics, profiled key definitions resolved by keyrefs, and
@@ -328,8 +330,9 @@ def suite(topics: int, profiles: int, only: bool, scaling: bool) -> list[tuple[s
 
 
 def real_docset(docset: Path, profiles_toml: Path, map_override: Path | None) -> tuple[str, Path, dict]:
-    """(name, root map, {"profiles": ...}) of a doc set as it comes, configured by a trap set's
-    toml: its `map` and `[ditavals]` (profile = DITAVAL), paths relative to the doc set's root."""
+    """(name, root map, {"profiles": ...}) of a doc set as it comes, configured by a toml (a trap
+    set's, or bench/impala-docs.toml): its `map` and `[ditavals]` (profile = DITAVAL), paths
+    relative to the doc set's root."""
     config = tomllib.loads(profiles_toml.read_text(encoding="utf-8"))
     map_path = map_override or docset / config["map"]
     if not map_path.is_file():
