@@ -1,12 +1,13 @@
-"""An empty keyword or phrase whose key names a topic, and has no text of its own, shows that
-topic's title as each profile's build filters it, as DITA-OT 4.2.4's output does.
+"""An empty keyword, phrase, cite or term whose key names a topic, and has no text of its own,
+shows that topic's title as each profile's build filters it, as DITA-OT 4.2.4's output does.
 
 Found on Apache Impala's documentation (`<keyword keyref="grant"/>` over a key definition with only
 an @href): the export once left the element empty ("See for the required privileges") and warned
 that the key has no text, where DITA-OT's HTML5 build shows "See GRANT Statement (Impala 2.0 or
-higher only)". The fixture (tests/fixtures/dita/key_title) holds such a keyword and phrase, a key
-with text of its own (which wins), and a target title with a phrase one profile filters out. The
-DITA-OT tests (DITA_HOME set) build each profile with DITA-OT's HTML5 and compare.
+higher only)". The fixture (tests/fixtures/dita/key_title) holds such a keyword, phrase, cite and
+term (a term whose key names no glossentry), a key with text of its own (which wins), and a
+target title with a phrase one profile filters out. The DITA-OT tests (DITA_HOME set) build each
+profile with DITA-OT's HTML5 and compare.
 """
 
 from __future__ import annotations
@@ -27,16 +28,18 @@ FIXTURE = Path(__file__).parent / "fixtures" / "dita" / "key_title"
 MAP = FIXTURE / "key_title.ditamap"
 PROFILES = {name: FIXTURE / "ditaval" / f"{name}.ditaval" for name in ("online", "print")}
 
-# The sentences of topics/revoke.dita as each profile's DITA-OT HTML5 build shows them.
+# The paragraphs of topics/revoke.dita as each profile's DITA-OT HTML5 build shows them.
 SENTENCES = {
     "online": [
         "See GRANT Statement (online edition) for the required privileges.",
         "The phrase form: GRANT Statement (online edition) lists them too.",
+        "As a citation: GRANT Statement (online edition). As a term: GRANT Statement (online edition).",
         "Introduced in Release 2.0.",
     ],
     "print": [
         "See GRANT Statement for the required privileges.",
         "The phrase form: GRANT Statement lists them too.",
+        "As a citation: GRANT Statement. As a term: GRANT Statement.",
         "Introduced in Release 2.0.",
     ],
 }
