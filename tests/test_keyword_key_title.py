@@ -5,8 +5,11 @@ Found on Apache Impala's documentation (`<keyword keyref="grant"/>` over a key d
 an @href): the export once left the element empty ("See for the required privileges") and warned
 that the key has no text, where DITA-OT's HTML5 build shows "See GRANT Statement (Impala 2.0 or
 higher only)". The fixture (tests/fixtures/dita/key_title) holds such a keyword, phrase, cite and
-term (a term whose key names no glossentry), a key with text of its own (which wins), and a
-target title with a phrase one profile filters out. The DITA-OT tests (DITA_HOME set) build each
+term (a term whose key names no glossentry), a key with keywords of its own (which win), links
+through keys with linktext (the title replaces it, as DITA-OT's mappull does, unless the key has
+locktitle="yes"; found on the same doc set: "See Enabling Sentry Authorization for Impala" where
+DITA-OT shows "See Impala Authorization"), and a target title with a phrase one profile filters
+out. The DITA-OT tests (DITA_HOME set) build each
 profile with DITA-OT's HTML5 and compare.
 """
 
@@ -34,12 +37,14 @@ SENTENCES = {
         "See GRANT Statement (online edition) for the required privileges.",
         "The phrase form: GRANT Statement (online edition) lists them too.",
         "As a citation: GRANT Statement (online edition). As a term: GRANT Statement (online edition).",
+        "Linked: GRANT Statement (online edition) and Locked link text.",
         "Introduced in Release 2.0.",
     ],
     "print": [
         "See GRANT Statement for the required privileges.",
         "The phrase form: GRANT Statement lists them too.",
         "As a citation: GRANT Statement. As a term: GRANT Statement.",
+        "Linked: GRANT Statement and Locked link text.",
         "Introduced in Release 2.0.",
     ],
 }
@@ -66,6 +71,11 @@ def exported(tmp_path_factory) -> tuple[dict, dict[str, str]]:
 def test_an_empty_keyword_whose_key_names_a_topic_shows_the_topics_title_as_the_profile_filters_it(exported, profile):
     _, texts = exported
     assert _sentences(texts[profile]) == SENTENCES[profile]
+
+
+def test_a_link_through_a_key_with_linktext_shows_the_target_title_unless_the_key_locks_its_title(exported):
+    _, texts = exported
+    assert "Linked: GRANT Statement and Locked link text." in _sentences(texts["print"])
 
 
 def test_a_key_that_names_a_topic_is_not_warned_as_having_no_text(exported):

@@ -106,7 +106,7 @@ class KeyStage:
                         if definition.get(att) is not None and el.get(att) is None:
                             el.set(att, definition.get(att))
                 if empty and " topic/image " not in cls:
-                    text = _key_text(definition, keyword_first=False)
+                    text = _key_text(definition, keyword_first=False, titled=_title_replaces_text(definition))
                     if text is not None:
                         _fill(el, text)
                     else:
@@ -114,7 +114,7 @@ class KeyStage:
             elif empty and " topic/term " in cls and (entry := self._glossentry(definition)) is not None:
                 el.text = glossterms.glossary_text(entry, glossterms.shows_full_form(el, first_term))
             elif empty and any(t in cls for t in _TEXT_KEYREF):
-                text = _key_text(definition, keyword_first=True)
+                text = _key_text(definition, keyword_first=True, titled=_title_replaces_text(definition))
                 if text is not None:
                     _fill(el, text)
                 elif not self._pull_key_target_title(el, definition, sf):
@@ -162,8 +162,19 @@ def _has_key_references(root: etree._Element) -> bool:
     )
 
 
-def _key_text(definition: etree._Element, *, keyword_first: bool) -> etree._Element | None:
-    """The element whose content a keyref copies: keywords/keyword, then linktext, then navtitle."""
+def _title_replaces_text(definition: etree._Element) -> bool:
+    """True when DITA-OT shows the target's title instead of the key's linktext and navtitle: its
+    mappull step replaces both on a key definition that names a local DITA topic, unless
+    @locktitle="yes" (its HTML5 build shows the topic's title, not the key's linktext)."""
+    href = definition.get("href")
+    if not href or is_external(definition) or has_url_scheme(href):
+        return False
+    return reference_format(definition, split_href(href)[0]) == "dita" and definition.get("locktitle") != "yes"
+
+
+def _key_text(definition: etree._Element, *, keyword_first: bool, titled: bool = False) -> etree._Element | None:
+    """The element whose content a keyref copies: keywords/keyword, then linktext, then navtitle;
+    only keywords/keyword where the target's title replaces the other two (`titled`)."""
     meta = next(
         (c for c in definition if isinstance(c.tag, str) and classes.TOPICMETA in (c.get("class") or "")), None
     )
@@ -172,6 +183,8 @@ def _key_text(definition: etree._Element, *, keyword_first: bool) -> etree._Elem
     order = [" topic/keyword ", " topic/linktext ", " topic/navtitle "]
     if not keyword_first:
         order = order[1:] + order[:1]
+    if titled:
+        order = [" topic/keyword "]
     for token in order:
         for c in meta.iter():
             if not isinstance(c.tag, str) or token not in (c.get("class") or ""):
