@@ -59,7 +59,16 @@ class LinkStage:
         if target_root is None:
             return False
         target = find_fragment(target_root, fragment, el, self._ids(target_sf)) if fragment else first_topic(target_root)
-        if target is None or target_path in self.pulling_titles:
+        if target is None:
+            return False
+        number = _numbered_label(target_root, target)
+        if number is not None:
+            # A titled figure or table is linked to by its number, as DITA-OT writes it.
+            marker = etree.ProcessingInstruction("ditaot", "gentext")
+            marker.tail = number
+            el.append(marker)
+            return True
+        if target_path in self.pulling_titles:
             return False  # a title that names itself through keys: DITA-OT leaves it empty too
         self.pulling_titles.add(target_path)
         try:
@@ -143,3 +152,29 @@ class LinkStage:
                 "through map references"
             )
             self.warnings.append(ExportWarning(path=source, line=line, feature="link-crawl", message=message))
+
+
+# Link text DITA-OT's topicpull gives a link to a titled figure or table (its default
+# figurelink.style and tablelink.style, NUMBER; English strings).
+_NUMBERED = ((" topic/fig ", "Figure"), (" topic/table ", "Table"))
+
+
+def _numbered_label(root: etree._Element, target: etree._Element) -> str | None:
+    """"Figure N" or "Table N" for a titled figure or table: N counts the titled ones before it in
+    the file as this profile filters it (XPath's preceding axis, as topicpull counts), or None."""
+    cls = target.get("class") or ""
+    for token, word in _NUMBERED:
+        if token in cls and _has_title(target):
+            ancestors = set(target.iterancestors())
+            before = 0
+            for el in root.iter():
+                if el is target:
+                    return f"{word} {before + 1}"
+                if isinstance(el.tag, str) and token in (el.get("class") or "") and el not in ancestors and _has_title(el):
+                    before += 1
+    return None
+
+
+def _has_title(el: etree._Element) -> bool:
+    return any(isinstance(c.tag, str) and " topic/title " in (c.get("class") or "") for c in el)
+
