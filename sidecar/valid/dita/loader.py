@@ -225,12 +225,17 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | N
 
     Defaults come from the file's own grammar when the doc set ships it (valid.dita.grammar), else
     from the built-in DITA 1.3 table."""
+    # A DTD-validating parser (DITA-OT's) normalizes @id, declared ID on topics and NMTOKEN on other
+    # elements: "examine_schema " is the id examine_schema. Files without a DOCTYPE are left as written.
+    tokenized_ids = bool(sf.root.getroottree().docinfo.doctype)
     root = _with_valid_namespace(sf)
     counts: dict[str, int] = {}
     unknown: dict[str, list[int]] = {}
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue  # comments and processing instructions
+        if tokenized_ids and el.get("id") is not None:
+            el.set("id", " ".join(el.get("id").split()))
         qname = _qname(el)
         counts[qname] = counts.get(qname, 0) + 1
         el.set("xtrf", sf.uri)
