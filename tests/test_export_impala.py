@@ -5,7 +5,8 @@ user gets: a third public doc set, profiled on @audience with the two DITAVALs i
 Runs where IMPALA_DOCS points at the docs/ folder of an apache/impala checkout (map
 impala.ditamap); skipped otherwise. The scopes below were checked by hand against the sources at
 commit b21595276c6c (docs/benchmarks.md, "A third public doc set"). With DITA_HOME set as well, the
-topics exported for the HTML profile are checked against DITA-OT 4.2.4's own HTML5 build.
+topics exported for the HTML profile are checked against DITA-OT 4.2.4's own HTML5 build, and the
+DITA-OT plugin's export of both profiles against `valid export`'s: the same ids, texts and scopes.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from test_plugin_dita_ot import _dita, _output, dita_ot  # noqa: F401  (dita_ot: the fixture)
 from valid.cli import main
 from valid.export import export
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from plugin_parity import chunks, compare  # noqa: E402
 
 CONFIG = Path(__file__).resolve().parents[1] / "bench" / "impala-docs.toml"
 
@@ -132,3 +138,18 @@ def test_the_html_profile_exports_the_topics_dita_ots_html5_build_publishes(expo
     _, chunks = _lines(exported[0])
     exported_topics = {c["id"].split("#")[0] for c in chunks if c["scope"]["impala_html"]}
     assert exported_topics == published
+
+
+@pytest.mark.slow
+def test_the_plugin_and_valid_export_give_the_same_ids_texts_and_scopes_on_the_impala_docs(
+    exported, docs, dita_ot, tmp_path  # noqa: F811
+):
+    root_map, profiles = docs
+    given = ",".join(f"{name}={path}" for name, path in profiles.items())
+    run = _dita("--input", str(root_map), "--format", "valid-index", "--output", str(tmp_path / "plugin"),
+                f"--valid.ditavals={given}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    parity = compare(chunks(tmp_path / "plugin" / f"{root_map.stem}.jsonl"), chunks(exported[0]))
+    assert parity.agree, (parity.counts(), parity.only_in_plugin[:5], parity.only_in_export[:5],
+                          [(d.id, d.field) for d in parity.differ[:5]])
+
