@@ -139,7 +139,7 @@ SLOW_MODULES = frozenset({
     "test_index_build", "test_index_filter_soundness", "test_index_incremental_property", "test_plugin_ask_box_profile",
     "test_plugin_dita_ot", "test_plugin_plan", "test_plugin_sidecar", "test_progress", "test_question_reading_scale",
     "test_question_store_outage", "test_question_store_postgres",
-    "test_scope_property", "test_serve_several_servers", "test_two_attribute_questions",
+    "test_scope_property", "test_serve_edge", "test_serve_several_servers", "test_two_attribute_questions",
     "test_your_doc_set_guide",
 })
 
