@@ -22,6 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from test_plugin_dita_ot import _dita, _output, dita_ot  # noqa: F401  (dita_ot: the fixture)
+from fixtures.dita_home import dita_command
+
 from valid.cli import main
 from valid.export import export
 
@@ -123,12 +125,10 @@ def test_a_second_impala_docs_export_is_the_same_bytes(exported, docs, tmp_path)
 
 @pytest.mark.slow
 def test_the_html_profile_exports_the_topics_dita_ots_html5_build_publishes(exported, docs, tmp_path):
-    home = os.environ.get("DITA_HOME")
-    if not home:
-        pytest.skip("DITA_HOME is not set: no DITA-OT 4.2.4 to compare with")
+    dita = dita_command()
     root_map, profiles = docs
     run = subprocess.run(
-        [str(Path(home) / "bin" / "dita"), f"--input={root_map}", "--format=html5",
+        [str(dita), f"--input={root_map}", "--format=html5",
          f"--filter={profiles['impala_html']}", f"--output={tmp_path / 'out'}", f"--temp={tmp_path / 'temp'}"],
         capture_output=True, text=True, timeout=1800,
     )

@@ -22,6 +22,8 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
+from fixtures.dita_home import dita_command
+
 from valid.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "keep-going"
@@ -285,12 +287,7 @@ def test_valid_init_reports_the_warnings_instead_of_failing(tmp_path):
 @pytest.fixture(scope="module")
 def dita_ot_build(tmp_path_factory) -> tuple[Path, str]:
     """DITA-OT's own build of the fixture (normalized DITA output) and its log."""
-    home = os.environ.get("DITA_HOME")
-    if not home:
-        pytest.skip("DITA_HOME is not set: no DITA-OT 4.2.4 to compare with")
-    dita = Path(home) / "bin" / "dita"
-    if not dita.is_file():
-        pytest.skip(f"DITA_HOME has no bin/dita: {home}")
+    dita = dita_command()
     out = tmp_path_factory.mktemp("dita-ot-keep-going")
     run = subprocess.run(
         [str(dita), f"--input={ROOT_MAP}", "--format=dita", f"--filter={DITAVAL}", f"--output={out / 'out'}",

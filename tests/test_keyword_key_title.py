@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
+from fixtures.dita_home import dita_command
 
 from valid.cli import main
 
@@ -90,12 +91,7 @@ def _sentences(text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def html5_pages(tmp_path_factory) -> dict[str, Path]:
     """DITA-OT 4.2.4's own HTML5 build of each profile: the reference."""
-    home = os.environ.get("DITA_HOME")
-    if not home:
-        pytest.skip("DITA_HOME is not set: no DITA-OT 4.2.4 to compare with")
-    dita = Path(home) / "bin" / "dita"
-    if not dita.is_file():
-        pytest.skip(f"DITA_HOME has no bin/dita: {home}")
+    dita = dita_command()
     pages = {}
     for name, ditaval in PROFILES.items():
         out = tmp_path_factory.mktemp(f"key-title-html5-{name}")

@@ -11,13 +11,13 @@ the same file is checked too.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from lxml import etree
+
+from fixtures.dita_home import dita_command
 
 from valid.cli import main
 
@@ -39,11 +39,9 @@ def test_ids_written_with_spaces_around_them_are_read_without_them(tmp_path):
 
 
 def test_dita_ot_reads_the_same_ids(tmp_path):
-    home = os.environ.get("DITA_HOME")
-    if not home:
-        pytest.skip("DITA_HOME is not set: no DITA-OT 4.2.4 to compare with")
+    dita = dita_command()
     run = subprocess.run(
-        [str(Path(home) / "bin" / "dita"), f"--input={MAP}", "--format=dita", f"--output={tmp_path / 'out'}",
+        [str(dita), f"--input={MAP}", "--format=dita", f"--output={tmp_path / 'out'}",
          f"--temp={tmp_path / 'temp'}"],
         capture_output=True, text=True, timeout=300,
     )
