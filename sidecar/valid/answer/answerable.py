@@ -114,11 +114,12 @@ def assess(
             result.missing.append(named)
             result.elsewhere[named] = others
     for pair in phrases:
-        if not _prefixes(pair)[0] or _together(pair, seen) or release.search_phrase(_prefixes(pair), [profile], 1):
+        prefixes = _prefixes(pair)
+        if not all(prefixes) or _together(prefixes, seen) or release.search_phrase(prefixes, [profile], 1):
             continue
         # Any other build, not only this product's versions: two words that name a topic together
         # are specific enough that another product's topic on it says this one has none.
-        others = _titling_phrase(release, pair, [p for p in profiles if p != profile])
+        others = _titling_phrase(release, prefixes, [p for p in profiles if p != profile])
         if others:
             named = " ".join(pair)
             result.missing.append(named)
@@ -218,18 +219,18 @@ def _prefixes(pair: Sequence[str]) -> list[str]:
     return [commonprefix([w, stem(w)]) for w in pair]
 
 
-def _together(pair: Sequence[str], text: str) -> bool:
-    """The pair's words next to each other in `text`, in any form (as _prefixes)."""
-    first, second = _prefixes(pair)
-    return bool(first and second and re.search(rf"(?<!\w){re.escape(first)}\w*[\s-]+{re.escape(second)}", text, re.I))
+def _together(prefixes: Sequence[str], text: str) -> bool:
+    """Words starting with the two prefixes (_prefixes) next to each other in `text`."""
+    first, second = prefixes
+    return bool(re.search(rf"(?<!\w){re.escape(first)}\w*[\s-]+{re.escape(second)}", text, re.I))
 
 
-def _titling_phrase(release, pair: Sequence[str], others: list[str]) -> list[str]:
+def _titling_phrase(release, prefixes: Sequence[str], others: list[str]) -> list[str]:
     """The generations among `others` with a chunk whose title (or breadcrumbs) has the pair together."""
     if not others:
         return []
-    chunks = _chunks(release, release.search_phrase(_prefixes(pair), others, TITLE_DEPTH * len(others)))
-    titled = [c for c in chunks if _together(pair, " / ".join([c.title, *c.breadcrumbs[1:]]))]
+    chunks = _chunks(release, release.search_phrase(prefixes, others, TITLE_DEPTH * len(others)))
+    titled = [c for c in chunks if _together(prefixes, " / ".join([c.title, *c.breadcrumbs[1:]]))]
     return [p for p in others if any(c.scope.get(p) for c in titled)]
 
 

@@ -333,8 +333,13 @@ def question_words(question: str, ignore: Iterable[str] = ()) -> list[str]:
     ignored: set[str] = set()
     for word in ignore:
         ignored |= terms(word) | {w.lower() for w in re.findall(r"[A-Za-z0-9]+", word)}
-    words = re.findall(r"[a-z][a-z0-9]*", re.sub(r"['’]\w*", "", question.lower()))
+    words = _plain_words(question)
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in ignored and stem(w) not in ignored))
+
+
+def _plain_words(text: str) -> list[str]:
+    """The words of `text` in lower case, in order, without what follows an apostrophe ("reader's")."""
+    return re.findall(r"[a-z][a-z0-9]*", re.sub(r"['’]\w*", "", text.lower()))
 
 
 def question_phrases(question: str, ignore: Iterable[str] = ()) -> list[tuple[str, str]]:
@@ -345,7 +350,7 @@ def question_phrases(question: str, ignore: Iterable[str] = ()) -> list[tuple[st
     kept = set(question_words(question, ignore))
     pairs = []
     for run in re.split(r"[^\w\s'’-]+", question.lower()):
-        words = re.findall(r"[a-z][a-z0-9]*", re.sub(r"['’]\w*", "", run))
+        words = _plain_words(run)
         pairs += [(a, b) for a, b in zip(words, words[1:]) if a in kept and b in kept and len(a) >= 3 and len(b) >= 3]
     return list(dict.fromkeys(pairs))
 

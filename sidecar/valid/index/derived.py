@@ -14,7 +14,7 @@ The comparison groups have their own file (valid.index.groups, `groups.json`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -76,16 +76,16 @@ def derive(chunks: Sequence[Chunk], header: ExportHeader) -> Derived:
         ),
         owned=table.to_dict(),
         owned_why=table.why,
-        shared=shared_counts(chunks, [p.name for p in header.profiles]),
+        shared=shared_counts((c.scope for c in chunks), [p.name for p in header.profiles]),
     )
 
 
-def shared_counts(chunks: Sequence[Chunk], profiles: Sequence[str]) -> dict[str, dict[str, int]]:
-    """For each pair of profiles, how many chunks are in scope for both (a profile with itself: its
-    own count)."""
+def shared_counts(scopes: Iterable[Mapping[str, bool]], profiles: Sequence[str]) -> dict[str, dict[str, int]]:
+    """For each pair of profiles, how many chunks (given by their scopes: profile -> in scope) are in
+    scope for both (a profile with itself: its own count)."""
     both = {a: dict.fromkeys(profiles, 0) for a in profiles}
-    for chunk in chunks:
-        inside = [p for p in profiles if chunk.scope.get(p)]
+    for scope in scopes:
+        inside = [p for p in profiles if scope.get(p)]
         for a in inside:
             row = both[a]
             for b in inside:

@@ -25,7 +25,7 @@ from valid.contracts import Chunk, ExportHeader
 from valid.errors import ReleaseError, ValidError
 from valid.export.file import sha256_hex
 from valid.index import fts, units, vectors, verified
-from valid.index.derived import DERIVED_FILE, Derived
+from valid.index.derived import DERIVED_FILE, Derived, shared_counts
 from valid.index.activation import active_release_id, is_registered
 from valid.index.manifest import (
     INDEX_SCHEMA_VERSION,
@@ -260,10 +260,7 @@ class Release:
             columns = ", ".join(fts.column(p) for p in self.profiles)
             with self._lock:
                 rows = self._db.execute(f"SELECT {columns} FROM chunks").fetchall()
-            self._shared = {
-                a: {b: sum(1 for row in rows if row[i] and row[j]) for j, b in enumerate(self.profiles)}
-                for i, a in enumerate(self.profiles)
-            }
+            self._shared = shared_counts((dict(zip(self.profiles, row)) for row in rows), self.profiles)
         return self._shared
 
     def _check_in_scope(self, ids: Sequence[str], profile: str) -> None:
