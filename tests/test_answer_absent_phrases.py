@@ -7,10 +7,9 @@ files. A real release (Chroma + FTS5, offline embedder) over the small Cloud TPU
 
 import pytest
 from fixtures.answer.export import build_export
-from fixtures.answer.index import build_state, offline_embedder
+from fixtures.answer.index import build_state, offline_engine
 
 from valid.answer.question import question_phrases
-from valid.answer.wiring import open_engine
 
 VIEWER = [
     ("v6e/viewer.dita#v6e-viewer/body", "Large File Viewer", "body", ["v6e"],
@@ -28,7 +27,7 @@ def state(tmp_path_factory):
 
 @pytest.fixture
 def engine(state, tmp_path):
-    with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
+    with offline_engine(state, tmp_path) as e:
         yield e
 
 

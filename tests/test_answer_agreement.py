@@ -6,12 +6,11 @@ topics kept as one copy per generation (no conref, no shared chunk)."""
 
 import pytest
 from fixtures.answer.export import NAMES, build_export
-from fixtures.answer.index import build_state, offline_embedder, scopes
+from fixtures.answer.index import build_state, offline_engine, scopes
 
 from valid.answer.agree import agree, what_is_said
 from valid.answer.text import terms
 from valid.answer.models import GenerationAnswer, Step
-from valid.answer.wiring import open_engine
 
 DELETE_QR = "To delete a queued resource, run:\n\ngcloud compute tpus queued-resources delete ${QR_ID} --zone=${ZONE}"
 # One copy of the same topic per generation: the same words, three chunk ids, each in one scope.
@@ -41,7 +40,7 @@ def state(tmp_path_factory):
 
 @pytest.fixture
 def engine(state, tmp_path):
-    with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
+    with offline_engine(state, tmp_path) as e:
         yield e
 
 

@@ -1,11 +1,10 @@
 """The answer loop and refuse_or_ask over a real release (Chroma + FTS5, offline embedder)."""
 
 import json
-import sqlite3
 
 import pytest
 from fixtures.answer.export import NAMES, build_export
-from fixtures.answer.index import build_state, offline_embedder, scopes
+from fixtures.answer.index import build_state, offline_embedder, offline_engine, scopes
 
 from valid.answer.wiring import open_engine
 from valid.answer.generate import OfflineExtractive
@@ -28,7 +27,7 @@ def state(tmp_path_factory):
 
 @pytest.fixture
 def engine(state, tmp_path):
-    with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
+    with offline_engine(state, tmp_path) as e:
         yield e
 
 

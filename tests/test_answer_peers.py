@@ -7,11 +7,10 @@ version of one product would be. A product that shares little with them (the Acm
 service) decides nothing about them. A real release (Chroma + FTS5, offline embedder)."""
 
 import pytest
-from fixtures.answer.index import offline_embedder
+from fixtures.answer.index import offline_embedder, offline_engine
 from fixtures.index.exports import ChunkSpec, TopicSpec, write_export
 
 from valid.answer.peers import peers
-from valid.answer.wiring import open_engine
 
 PROFILES = ["editor", "author", "editor-plugin", "author-plugin", "feedback"]
 LABELS = {
@@ -57,7 +56,7 @@ def state(tmp_path_factory):
 
 @pytest.fixture
 def engine(state, tmp_path):
-    with open_engine(state, embedder=offline_embedder(), issues_dir=tmp_path / "issues", log_path=tmp_path / "q.sqlite") as e:
+    with offline_engine(state, tmp_path) as e:
         yield e
 
 
