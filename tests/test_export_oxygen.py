@@ -7,12 +7,11 @@ the trap set's (tests/trapsets/oxygen-userguide.toml). Skipped otherwise.
 from __future__ import annotations
 
 import json
-import os
-import tomllib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fixtures.public_docsets import docset
 
 from valid.cli import main
 from valid.export import export
@@ -23,14 +22,7 @@ TRAPSET = Path(__file__).parent / "trapsets" / "oxygen-userguide.toml"
 @pytest.fixture(scope="module")
 def guide() -> tuple[Path, dict[str, Path]]:
     """The guide's root map and its profiles (name -> DITAVAL), in the trap set's order."""
-    checkout = os.environ.get("OXYGEN_USERGUIDE")
-    if not checkout:
-        pytest.skip("OXYGEN_USERGUIDE is not set: no checkout of oxygenxml/userguide to export")
-    config = tomllib.loads(TRAPSET.read_text(encoding="utf-8"))
-    root_map = Path(checkout) / config["map"]
-    if not root_map.is_file():
-        pytest.skip(f"OXYGEN_USERGUIDE has no {config['map']}: {checkout}")
-    return root_map, {name: Path(checkout) / ditaval for name, ditaval in config["ditavals"].items()}
+    return docset("OXYGEN_USERGUIDE", TRAPSET, "oxygenxml/userguide")
 
 
 @pytest.mark.slow
