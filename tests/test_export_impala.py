@@ -12,17 +12,16 @@ DITA-OT plugin's export of both profiles against `valid export`'s: the same ids,
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from test_plugin_dita_ot import _dita, _output, dita_ot  # noqa: F401  (dita_ot: the fixture)
+from test_plugin_dita_ot import dita_ot, plugin_export  # noqa: F401  (dita_ot: the fixture)
 from fixtures.dita_home import dita_command
+from fixtures.public_docsets import docset
 
 from valid.cli import main
 from valid.export import export
@@ -36,14 +35,7 @@ CONFIG = Path(__file__).resolve().parents[1] / "bench" / "impala-docs.toml"
 @pytest.fixture(scope="module")
 def docs() -> tuple[Path, dict[str, Path]]:
     """The root map and its profiles (name -> DITAVAL)."""
-    folder = os.environ.get("IMPALA_DOCS")
-    if not folder:
-        pytest.skip("IMPALA_DOCS is not set: no checkout of apache/impala's docs/ folder to export")
-    config = tomllib.loads(CONFIG.read_text(encoding="utf-8"))
-    root_map = Path(folder) / config["map"]
-    if not root_map.is_file():
-        pytest.skip(f"IMPALA_DOCS has no {config['map']}: {folder}")
-    return root_map, {name: Path(folder) / ditaval for name, ditaval in config["ditavals"].items()}
+    return docset("IMPALA_DOCS", CONFIG, "apache/impala's docs/ folder")
 
 
 @pytest.fixture(scope="module")
@@ -145,11 +137,7 @@ def test_the_plugin_and_valid_export_give_the_same_ids_texts_and_scopes_on_the_i
     exported, docs, dita_ot, tmp_path  # noqa: F811
 ):
     root_map, profiles = docs
-    given = ",".join(f"{name}={path}" for name, path in profiles.items())
-    run = _dita("--input", str(root_map), "--format", "valid-index", "--output", str(tmp_path / "plugin"),
-                f"--valid.ditavals={given}")
-    assert run.returncode == 0, _output(run)[-6000:]
-    parity = compare(chunks(tmp_path / "plugin" / f"{root_map.stem}.jsonl"), chunks(exported[0]))
+    parity = compare(chunks(plugin_export(root_map, profiles, tmp_path / "plugin")), chunks(exported[0]))
     assert parity.agree, (parity.counts(), parity.only_in_plugin[:5], parity.only_in_export[:5],
                           [(d.id, d.field) for d in parity.differ[:5]])
 

@@ -92,6 +92,15 @@ def _output(run: subprocess.CompletedProcess) -> str:
     return run.stdout + run.stderr
 
 
+def plugin_export(root_map: Path, ditavals: dict[str, Path], out: Path) -> Path:
+    """`dita --format=valid-index` of `root_map` with one profile per DITAVAL, into `out`; the
+    export it wrote (the run must succeed)."""
+    given = ",".join(f"{name}={path}" for name, path in ditavals.items())
+    run = _dita("--input", str(root_map), "--format", "valid-index", "--output", str(out), f"--valid.ditavals={given}")
+    assert run.returncode == 0, _output(run)[-6000:]
+    return out / f"{root_map.stem}.jsonl"
+
+
 @pytest.fixture(scope="module")
 def dita_ot(tmp_path_factory) -> Path:
     if not DITA_HOME:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from test_plugin_dita_ot import _dita, _lines, _output, dita_ot  # noqa: F401  (dita_ot: the fixture)
+from test_plugin_dita_ot import _dita, _output, dita_ot, plugin_export  # noqa: F401  (dita_ot: the fixture)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from plugin_parity import chunks, compare  # noqa: E402
@@ -41,12 +41,9 @@ def both(dita_ot, tmp_path_factory):  # noqa: F811
     from valid.export import export
 
     out = tmp_path_factory.mktemp("parity")
-    given = ",".join(f"{name}={path}" for name, path in PROFILES.items())
-    run = _dita("--input", str(MAP), "--format", "valid-index", "--output", str(out / "plugin"),
-                f"--valid.ditavals={given}")
-    assert run.returncode == 0, _output(run)[-6000:]
+    plugin = plugin_export(MAP, PROFILES, out / "plugin")
     export(MAP, profiles=PROFILES, out=out / "export.jsonl")
-    return chunks(out / "plugin" / "parity.jsonl"), chunks(out / "export.jsonl")
+    return chunks(plugin), chunks(out / "export.jsonl")
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from test_plugin_dita_ot import _dita, _output, dita_ot  # noqa: F401  (dita_ot: the fixture)
+from test_plugin_dita_ot import dita_ot, plugin_export  # noqa: F401  (dita_ot: the fixture)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from plugin_parity import chunks, compare  # noqa: E402
@@ -54,12 +54,9 @@ def both(guide, dita_ot, tmp_path_factory):  # noqa: F811
     ditavals = {name: guide / config["ditavals"][name] for name in PROFILES}
     root_map = guide / config["map"]
     out = tmp_path_factory.mktemp("oxygen")
-    given = ",".join(f"{name}={path}" for name, path in ditavals.items())
-    run = _dita("--input", str(root_map), "--format", "valid-index", "--output", str(out / "plugin"),
-                f"--valid.ditavals={given}")
-    assert run.returncode == 0, _output(run)[-6000:]
+    plugin = plugin_export(root_map, ditavals, out / "plugin")
     export(root_map, profiles=ditavals, out=out / "export.jsonl")
-    return chunks(out / "plugin" / f"{root_map.stem}.jsonl"), chunks(out / "export.jsonl")
+    return chunks(plugin), chunks(out / "export.jsonl")
 
 
 def test_every_chunk_of_the_plugin_is_in_valid_export_with_the_same_scope_on_the_oxygen_guide(both):
