@@ -45,7 +45,7 @@
         ! map{v:normalize-uri(@src): .},
       map{'duplicates': 'combine'})"/>
     <xsl:variable name="file-uris" as="xs:string*">
-      <xsl:for-each-group select="$map//*[v:is(., ' map/topicref ')][v:is-kept-ref(.)] ! v:ref-uris(., $dita-files, $copies-of, $job-uri)"
+      <xsl:for-each-group select="$map//*[@href][v:is(., ' map/topicref ')][v:is-kept-ref(.)] ! v:ref-uris(., $dita-files, $copies-of, $job-uri)"
                           group-by="v:uri-key(.)">
         <xsl:sequence select="current-group()[1]"/>
       </xsl:for-each-group>

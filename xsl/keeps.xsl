@@ -81,7 +81,7 @@
   <xsl:function name="v:bound-attributes" as="xs:string*">
     <xsl:param name="scheme" as="element()"/>
     <xsl:sequence select="distinct-values(
-      $scheme//*[v:is-element(., ' subjectScheme/enumerationdef ', 'enumerationdef')]
+      v:enumerationdefs($scheme)
              /*[v:is-element(., ' subjectScheme/attributedef ', 'attributedef')]/@name ! normalize-space(.))"/>
   </xsl:function>
 
@@ -91,12 +91,24 @@
     <xsl:param name="scheme" as="element()"/>
     <xsl:param name="att" as="xs:string"/>
     <xsl:sequence select="(
-      for $e in $scheme//*[v:is-element(., ' subjectScheme/enumerationdef ', 'enumerationdef')]
+      for $e in v:enumerationdefs($scheme)
                          [*[v:is-element(., ' subjectScheme/attributedef ', 'attributedef')]/@name = $att]
                          /*[v:is-subjectdef(.)]
       return if (normalize-space($e/@keyref))
-             then ($scheme//*[v:is-subjectdef(.)][tokenize(normalize-space(@keys)) = normalize-space($e/@keyref)])[1]
+             then ($scheme//*[@keys][v:is-subjectdef(.)][tokenize(normalize-space(@keys)) = normalize-space($e/@keyref)])[1]
              else $e) / ."/>
+  </xsl:function>
+
+  <!-- The enumerationdefs below $scheme, document order. Each profile and attribute asks, so the
+       scheme's document is searched once (a key) when $scheme is its root element. -->
+  <xsl:key name="v:enumerationdef" match="*[v:is-element(., ' subjectScheme/enumerationdef ', 'enumerationdef')]" use="''"/>
+
+  <xsl:function name="v:enumerationdefs" as="element()*">
+    <xsl:param name="scheme" as="element()"/>
+    <xsl:sequence select="
+      if (root($scheme) instance of document-node() and ($scheme is root($scheme)/*[1]))
+      then key('v:enumerationdef', '', root($scheme)) except $scheme
+      else $scheme//*[v:is-element(., ' subjectScheme/enumerationdef ', 'enumerationdef')]"/>
   </xsl:function>
 
   <!-- One subjectdef per value (its first key), document order. -->

@@ -74,7 +74,7 @@
     <xsl:param name="job" as="map(*)"/>
     <xsl:variable name="map" select="$job?map"/>
     <xsl:variable name="definitions" as="map(*)*" select="
-      for $e in $map//*[v:is(., ' map/topicref ')][normalize-space(@keys)]
+      for $e in $map//*[@keys][v:is(., ' map/topicref ')][normalize-space(@keys)]
                        [not(contains(@class, ' subjectScheme/'))]
                        [empty(ancestor::*[@keyscope] except $map)],
           $key in tokenize($e/@keys)
@@ -102,7 +102,7 @@
     <xsl:param name="scheme" as="element()?"/>
     <xsl:param name="profiles" as="xs:string+"/>
     <xsl:param name="src-base" as="xs:string"/>
-    <xsl:for-each select="$scheme//*[v:is-element(., ' topic/data ', 'data')][@name eq 'valid-value'][normalize-space(@value)]">
+    <xsl:for-each select="$scheme//*[@name eq 'valid-value'][v:is-element(., ' topic/data ', 'data')][normalize-space(@value)]">
       <xsl:variable name="owner" select="ancestor::*[v:is-subjectdef(.)][normalize-space(@keys)][1]"/>
       <xsl:variable name="keys" select="$owner/descendant-or-self::*[v:is-subjectdef(.)]/@keys ! tokenize(.)"/>
       <xsl:variable name="owners" select="$profiles[. = $keys]"/>
@@ -121,7 +121,7 @@
     <xsl:param name="scheme" as="element()?"/>
     <xsl:variable name="name" select="string($profile/@name)"/>
     <xsl:variable name="given" select="($profile/*[local-name() eq 'label'] ! normalize-space(.))[. ne '']"/>
-    <xsl:variable name="subject" select="($scheme//*[v:is-subjectdef(.)][tokenize(@keys) = $name])[1]"/>
+    <xsl:variable name="subject" select="($scheme//*[@keys][v:is-subjectdef(.)][tokenize(@keys) = $name])[1]"/>
     <xsl:variable name="from-scheme" select="$subject ! v:scheme-names(.)"/>
     <xsl:sequence select="v:distinct-ordered(
       if (exists($given)) then $given else if (exists($from-scheme)) then $from-scheme else $name)"/>

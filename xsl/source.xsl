@@ -78,7 +78,10 @@
   <!-- The same file: URI spelled file:/x, file:///x or file://localhost/x. -->
   <xsl:function name="v:normalize-uri" as="xs:string">
     <xsl:param name="uri" as="xs:string"/>
-    <xsl:sequence select="replace($uri, '^file:(//(localhost)?)?/', 'file:/')"/>
+    <!-- Most URIs are spelled file:/x already; the regular expression is the slow path. -->
+    <xsl:sequence select="
+      if (starts-with($uri, 'file:/') and not(starts-with($uri, 'file://'))) then $uri
+      else replace($uri, '^file:(//(localhost)?)?/', 'file:/')"/>
   </xsl:function>
 
   <!-- $uri relative to the directory $base ('/'-separated, '..' where needed, percent-decoded).

@@ -113,9 +113,13 @@ def _batch_job(job_file: Path, outside: set[str], docset: DocSet, n: int, target
         if source_of.get(target) in outside:
             del el.attrib["href"]  # the stylesheet loads only referenced topic files
     tree.write(str(batch_map), xml_declaration=True, encoding="UTF-8")
-    for f in job.iter("file"):
+    for f in list(job.iter("file")):
         if f.get("input") == "true":
             f.set("uri", Path(os.path.relpath(batch_map, job_dir)).as_posix())
+        elif f.get("format") == "dita" and source_of.get(f.get("uri")) in outside:
+            # No topicref of the batch map links it: the stylesheet would read the entry in every
+            # batch for nothing (most of a large guide's job file).
+            f.getparent().remove(f)
     batch_job = job_dir / f".job.valid-batch-{n}.xml"
     job.write(str(batch_job), xml_declaration=True, encoding="UTF-8")
     return batch_job
