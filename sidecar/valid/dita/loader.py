@@ -231,6 +231,9 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | N
     root = _with_valid_namespace(sf)
     counts: dict[str, int] = {}
     unknown: dict[str, list[int]] = {}
+    # Ancestors come first in document order, so until some element is foreign markup's container
+    # no element can be inside one, and the ancestor walk of _in_foreign is skipped.
+    any_foreign = False
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue  # comments and processing instructions
@@ -244,7 +247,10 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | N
         if ns == XINCLUDE_NS:
             warnings.append(_warning(sf, el, "xinclude", "XInclude is not processed; the element is kept as is"))
             continue
-        if el.get("class") is not None or _in_foreign(el):
+        if el.get("class") is not None:
+            any_foreign = any_foreign or _holds_foreign(el.get("class"))
+            continue
+        if any_foreign and _in_foreign(el):
             continue
         local = etree.QName(el).localname
         if ns is None and local in classes.UNCLASSIFIED_BY_DESIGN:
@@ -255,6 +261,7 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | N
             unknown.setdefault(qname, []).append(el.sourceline or 0)
             continue
         el.set("class", cls)
+        any_foreign = any_foreign or _holds_foreign(cls)
         extra = grammar.attributes_of(local) if declared else classes.ATTRIBUTE_DEFAULTS.get(local, {})
         for att, value in extra.items():
             if el.get(att) is None:
@@ -288,11 +295,11 @@ def _with_valid_namespace(sf: SourceFile) -> etree._Element:
 
 def _in_foreign(el: etree._Element) -> bool:
     """Inside <foreign>/<unknown> (or their specializations) markup is not DITA and not classified."""
-    for anc in el.iterancestors():
-        cls = anc.get("class") or ""
-        if classes.FOREIGN in cls or classes.UNKNOWN in cls:
-            return True
-    return False
+    return any(_holds_foreign(anc.get("class") or "") for anc in el.iterancestors())
+
+
+def _holds_foreign(cls: str) -> bool:
+    return classes.FOREIGN in cls or classes.UNKNOWN in cls
 
 
 def undeclared_entity_warning(path: str, ent: UndeclaredEntity) -> ExportWarning:
