@@ -17,7 +17,7 @@ from valid.cli import main
 from valid.errors import ConfigError
 from valid.export import export
 import valid.export.run
-from valid.export.workers import BUILD_OVERHEAD, MAX_JOBS, MEMORY_BUDGET_MB, auto_jobs, pool, split, usable_cpus
+from valid.export.workers import BUILD_OVERHEAD, MAX_JOBS, MEMORY_BUDGET_MB, auto_jobs, deal, pool, usable_cpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from export import generate  # noqa: E402  (bench/export.py: the guide-shaped generated doc set)
@@ -46,33 +46,46 @@ def test_a_generated_guide_exported_by_three_workers_is_byte_identical_to_one_pr
     assert serial.count(b"\n") > 100  # a real export, with chunks
 
 
-def profiled_root(tmp_path: Path) -> Path:
-    """Three profiles; the third (built by a worker when there are two) excludes the root map."""
+def profiled_root(tmp_path: Path, failing: tuple[str, ...] = ("b",)) -> Path:
+    """Three profiles a, b, c; those in `failing` exclude the root map. With two processes the
+    profiles are dealt in turn: a and c to the export's own process, b to the worker."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "m.ditamap").write_text('<map audience="admin">\n<title>M</title>\n<topicref href="t.dita"/>\n</map>')
     (docs / "t.dita").write_text('<topic id="t"><title>T</title><body><section><p>x</p></section></body></topic>')
-    for name in ("a", "b"):
-        (docs / f"{name}.ditaval").write_text('<val><prop att="audience" val="nobody" action="exclude"/></val>')
-    (docs / "c.ditaval").write_text('<val><prop att="audience" val="admin" action="exclude"/></val>')
+    for name in ("a", "b", "c"):
+        excluded = "admin" if name in failing else "nobody"
+        (docs / f"{name}.ditaval").write_text(f'<val><prop att="audience" val="{excluded}" action="exclude"/></val>')
     return docs
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_error_in_a_worker_is_the_serial_one_line_and_nothing_is_written(tmp_path, monkeypatch, jobs):
-    docs = profiled_root(tmp_path)
-    scratch = tmp_path / "scratch"
+def export_profiles(tmp_path: Path, monkeypatch, docs: Path, jobs: str):
+    scratch = tmp_path / f"scratch-{jobs}"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    out = tmp_path / "out.jsonl"
+    out = tmp_path / f"out-{jobs}.jsonl"
     args = [str(docs / "m.ditamap"), "-o", str(out), "--jobs", jobs]
     for name in ("a", "b", "c"):
         args += ["--profile", f"{name}={docs / f'{name}.ditaval'}"]
     result = CliRunner().invoke(main, ["export", *args], catch_exceptions=False)
-    assert result.exit_code == 2
-    assert result.output == "valid: error: m.ditamap:1: profile c excludes the root map itself\n"
     assert not out.exists()
     assert list(scratch.iterdir()) == []  # no job directory left behind
+    return result
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_error_in_a_worker_is_the_serial_one_line_and_nothing_is_written(tmp_path, monkeypatch, jobs):
+    result = export_profiles(tmp_path, monkeypatch, profiled_root(tmp_path), jobs)
+    assert result.exit_code == 2
+    assert result.output == "valid: error: m.ditamap:1: profile b excludes the root map itself\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_of_two_failing_builds_in_two_processes_the_first_profiles_error_is_the_one_reported(tmp_path, monkeypatch, jobs):
+    # c fails in the export's own process, b in the worker: a serial export stops at b.
+    result = export_profiles(tmp_path, monkeypatch, profiled_root(tmp_path, failing=("b", "c")), jobs)
+    assert result.exit_code == 2
+    assert result.output == "valid: error: m.ditamap:1: profile b excludes the root map itself\n"
 
 
 def test_a_stylesheet_error_in_a_worker_is_the_serial_one_and_nothing_is_written(tmp_path, monkeypatch):
@@ -108,9 +121,9 @@ def test_jobs_chosen_for_a_user_fit_the_memory_budget_with_the_doc_set_loaded_in
     assert auto_jobs(topics=2648, profiles=19, loaded_mb=100) == min(MAX_JOBS, usable_cpus())
 
 
-def test_profiles_are_split_into_contiguous_groups_in_order():
-    assert split(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
-    assert split([1], 4) == [[1]]
+def test_profiles_are_dealt_to_the_groups_in_turn_so_large_builds_listed_together_are_spread():
+    assert deal(list(range(7)), 3) == [[0, 3, 6], [1, 4], [2, 5]]
+    assert deal([1], 4) == [[1]]
 
 
 def test_a_pool_with_one_task_per_worker_runs_each_task_in_a_fresh_process():

@@ -42,7 +42,7 @@ from valid.export.file import parse_export
 from valid.export.warnings import merge_profiles
 from valid.output import output_target, refuse_empty, refuse_inputs, write_text
 from valid.export.workers import (
-    BuildTask, Built, auto_jobs, build, build_group, pool, resident_mb, results, run_stylesheet, split,
+    BuildTask, Built, auto_jobs, build, build_each, build_group, deal, pool, resident_mb, results, run_stylesheet,
 )
 
 # Topic files chunked and merged per stylesheet run, at most; and topic builds (a file counted once
@@ -340,34 +340,47 @@ def _build_all(
     say: Progress,
 ) -> tuple[list[Built], Built]:
     """Every profile's build and the unfiltered one (valid.export.workers: with workers > 1, the profiles
-    after the first group are built in worker processes). Results and the first error come in
-    profile order, the unfiltered build last, as in a serial export."""
+    are dealt to groups in turn and all groups but the first are built in worker processes). Results
+    and the first error come in profile order, the unfiltered build last, as in a serial export."""
     total = len(tasks) + 1
-    groups = split(tasks, workers)
+    groups = deal(tasks, workers)
     unfiltered_task = BuildTask(UNFILTERED, b"", "", work / UNFILTERED)
+
+    def here(n: int) -> None:  # this process's builds, as each starts
+        say("preprocess", n, total)
+
     if len(groups) <= 1:
-        built = []
-        for index, task in enumerate(tasks):
-            say("preprocess", index, total)
-            built.append(build(docset, ditavals[task.name], task))
-        say("preprocess", len(tasks), total)
-        return built, build(docset, None, unfiltered_task)
+        outcomes = build_each(docset, lambda t: ditavals[t.name], tasks, here)
+        say("preprocess", len(outcomes), total)
+        return _in_profile_order(tasks, outcomes), build(docset, None, unfiltered_task)
     with pool(len(groups) - 1) as others:
         futures = [others.submit(build_group, load_args, group) for group in groups[1:]]
-        built = []
-        for index, task in enumerate(groups[0]):
-            say("preprocess", index, total)
-            built.append(build(docset, ditavals[task.name], task))
-        try:
-            unfiltered: Built | ValidError = build(docset, None, unfiltered_task)
-        except ValidError as error:  # raised after the workers' errors: it comes last in order
-            unfiltered = error
-        for group_built in results(futures):
-            built += group_built
-            say("preprocess", len(built), total)
-    if isinstance(unfiltered, ValidError):
+        outcomes = build_each(docset, lambda t: ditavals[t.name], groups[0], here)
+        unfiltered: Built | ValidError | None = None
+        if not isinstance(outcomes[-1][1], ValidError):
+            try:
+                unfiltered = build(docset, None, unfiltered_task)
+            except ValidError as error:  # raised after the profiles' errors: it comes last in order
+                unfiltered = error
+        for group_outcomes in results(futures):
+            outcomes += group_outcomes
+            say("preprocess", len(outcomes), total)
+    built = _in_profile_order(tasks, outcomes)
+    if not isinstance(unfiltered, Built):
         raise unfiltered
     return built, unfiltered
+
+
+def _in_profile_order(tasks: list[BuildTask], outcomes: list[tuple[str, Built | ValidError]]) -> list[Built]:
+    """The builds in profile order; or the error of the first profile, in that order, whose build
+    failed, as a serial export raises it (each group stops at its first error, and every profile
+    before that one in its group was built)."""
+    position = {task.name: n for n, task in enumerate(tasks)}
+    ordered = sorted(outcomes, key=lambda outcome: position[outcome[0]])
+    for _, outcome in ordered:
+        if isinstance(outcome, ValidError):
+            raise outcome
+    return [outcome for _, outcome in ordered]
 
 
 def _return_free_memory() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from valid.contracts import ExportWarning
-from valid.errors import ConfigError
+from valid.errors import ConfigError, ValidError
 
 MAX_JOBS = 4  # each worker holds its own SaxonC heap (a few hundred MB): more rarely pays
 MIN_PARALLEL_BUILDS = 2000  # topic files x profiles below which starting workers costs more than it saves
@@ -91,16 +91,12 @@ def pool(workers: int, tasks_per_worker: int | None = None) -> Iterator[ProcessP
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def split(items: Sequence, groups: int) -> list[list]:
-    """`items` in at most `groups` contiguous groups of near-equal size, in order."""
+def deal(items: Sequence, groups: int) -> list[list]:
+    """`items` dealt in turn to at most `groups` groups, each in order: the first group has items 0,
+    groups, 2 x groups, ... Doc sets list their large builds together (a product's full editions,
+    then its small add-ons), so contiguous groups would give one process all the large builds."""
     groups = max(1, min(groups, len(items)))
-    size, extra = divmod(len(items), groups)
-    out, start = [], 0
-    for g in range(groups):
-        end = start + size + (1 if g < extra else 0)
-        out.append(list(items[start:end]))
-        start = end
-    return out
+    return [list(items[g::groups]) for g in range(groups)]
 
 
 # ----------------------------------------------------------------------------- preprocessing
@@ -126,14 +122,33 @@ class Built:
     kept: set[Path]
 
 
-def build_group(load_args: tuple, tasks: Sequence[BuildTask]) -> list[Built]:
-    """In a worker: load the doc set and build each task's profile, in order."""
+def build_group(load_args: tuple, tasks: Sequence[BuildTask]) -> list[tuple[str, Built | ValidError]]:
+    """In a worker: load the doc set and build each task's profile, in order, up to the first that
+    fails (valid.export.workers.build_each)."""
     from valid.dita.ditaval import parse_ditaval
     from valid.dita.loader import load
 
     map_path, root, catalog = load_args
     docset = load(map_path, root=root, catalog=catalog)
-    return [build(docset, parse_ditaval(t.ditaval, t.source), t) for t in tasks]
+    return build_each(docset, lambda t: parse_ditaval(t.ditaval, t.source), tasks)
+
+
+def build_each(
+    docset, ditaval_of: Callable[[BuildTask], object], tasks: Sequence[BuildTask],
+    started: Callable[[int], None] = lambda _n: None,
+) -> list[tuple[str, Built | ValidError]]:
+    """(profile, its build) for each task in order, up to the first that fails: (profile, its error)
+    ends the list, returned rather than raised so that the caller knows whose it is. `started(n)`
+    before the n-th build (0-based)."""
+    done: list[tuple[str, Built | ValidError]] = []
+    for n, task in enumerate(tasks):
+        started(n)
+        try:
+            done.append((task.name, build(docset, ditaval_of(task), task)))
+        except ValidError as error:
+            done.append((task.name, error))
+            break
+    return done
 
 
 def build(docset, ditaval, task: BuildTask) -> Built:
