@@ -50,12 +50,13 @@
         <xsl:sequence select="current-group()[1]"/>
       </xsl:for-each-group>
     </xsl:variable>
-    <!-- The temp files the build wrote: DITA-OT lists a source it could not load (DOTX008E) without
-         @format and writes no temp file for it; such a reference contributes nothing. -->
-    <xsl:variable name="written" as="xs:string*"
-      select="$job/job/files/file[@format][@uri] ! v:uri-key(string(resolve-uri(iri-to-uri(@uri), $job-uri)))"/>
+    <!-- A referenced temp file the build did not write contributes nothing, as in DITA-OT's own
+         output: DITA-OT lists a source it could not load (DOTX008E) without @format, and a source
+         that is missing from a checkout (a topic the doc set's own build generates) may be listed
+         with @format all the same; DITA-OT reports both and builds the rest. A file that exists
+         and is not well-formed still stops the export (v:load-topic-file). -->
     <xsl:variable name="files" as="document-node()*"
-      select="$file-uris[v:uri-key(.) = $written or doc-available(.) or unparsed-text-available(.)]
+      select="$file-uris[doc-available(.) or unparsed-text-available(.)]
               ! v:load-topic-file(., $job-uri, $profile)"/>
     <xsl:sequence select="map{
       'profile': $profile,
