@@ -246,7 +246,10 @@ class ConrefStage:
             return pulled
         result = etree.Element(el.tag)
         for att, value in target.attrib.items():
-            result.set(att, value)
+            # The target's @id is not the referencer's: the element keeps its own @id or has none,
+            # as DITA-OT's conrefImpl makes it (so its chunk id is its own).
+            if att != "id":
+                result.set(att, value)
         for att, value in el.attrib.items():
             if att in _CONREF_OWN:
                 continue
