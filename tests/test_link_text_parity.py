@@ -75,6 +75,12 @@ def test_an_empty_link_to_a_definition_list_entry_shows_its_first_term(exported)
     assert header["warnings"] == []
 
 
+def test_an_empty_link_to_a_step_shows_its_number_and_one_to_a_substep_the_numbers_of_both(exported):
+    by_id, _ = exported
+    steps = text(by_id, "topics/steps.dita#steps/steps-1")
+    assert "Reuse the messages created in step 1 and the point added in step 2.b." in steps
+
+
 def test_an_empty_link_to_a_term_shows_the_term(exported):
     by_id, _ = exported
     assert "use the -no-rtl-mirroring parameter." in text(by_id, LINKS_ALPHA)

@@ -62,6 +62,8 @@ class LinkStage:
         if target is None:
             return False
         number = _numbered_label(target_root, target)
+        if number is None:
+            number = _list_item_number(target)
         if number is not None:
             # A titled figure or table is linked to by its number, as DITA-OT writes it.
             marker = etree.ProcessingInstruction("ditaot", "gentext")
@@ -173,6 +175,46 @@ def _numbered_label(root: etree._Element, target: etree._Element) -> str | None:
                 if isinstance(el.tag, str) and token in (el.get("class") or "") and el not in ancestors and _has_title(el):
                     before += 1
     return None
+
+
+def _list_item_number(target: etree._Element) -> str | None:
+    """The number a link to an ordered list's item (a task's step) shows, as topicpull writes it
+    (xsl:number level="multiple", format "1.a.i.1.a.i..."): "3", or "2.b" for an item of a list
+    inside the second item; None for anything else (an unordered item's link stays empty)."""
+    levels = [
+        1 + sum(1 for s in el.itersiblings(preceding=True) if _ordered_item(s))
+        for el in [target, *target.iterancestors()] if _ordered_item(el)
+    ]
+    if not _ordered_item(target):
+        return None
+    return ".".join(_FORMATS[min(depth, len(_FORMATS) - 1)](n) for depth, n in enumerate(reversed(levels)))
+
+
+def _ordered_item(el: etree._Element) -> bool:
+    parent = el.getparent()
+    return (isinstance(el.tag, str) and " topic/li " in (el.get("class") or "")
+            and parent is not None and " topic/ol " in (parent.get("class") or ""))
+
+
+def _alphabetic(n: int) -> str:
+    letters = ""
+    while n > 0:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, numeral in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+                           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while n >= value:
+            out, n = out + numeral, n - value
+    return out
+
+
+# topicpull's format "1.a.i.1.a.i.1.a.i": the last token serves deeper levels too.
+_FORMATS = [str, _alphabetic, _roman, str, _alphabetic, _roman, str, _alphabetic, _roman]
 
 
 def _has_title(el: etree._Element) -> bool:
