@@ -12,10 +12,10 @@ reason otherwise.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from fixtures.public_docsets import checkout
 
 from test_plugin_dita_ot import dita_ot, plugin_export  # noqa: F401  (dita_ot: the fixture)
 
@@ -24,12 +24,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def docs() -> Path:
-    root = os.environ.get("DITA_OT_DOCS", "")
-    if not root:
-        pytest.skip("DITA_OT_DOCS is not set: no checkout of dita-ot/docs to build")
-    if not (Path(root) / "userguide.ditamap").is_file():
-        pytest.skip(f"DITA_OT_DOCS has no userguide.ditamap: {root}")
-    return Path(root)
+    return checkout("DITA_OT_DOCS", "userguide.ditamap", "dita-ot/docs")
 
 
 def test_the_userguide_with_its_html_and_pdf_ditavals_builds_though_generated_topics_are_missing(dita_ot, docs, tmp_path):

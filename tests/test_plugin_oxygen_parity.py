@@ -16,12 +16,12 @@ with the reason otherwise.
 
 from __future__ import annotations
 
-import os
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from fixtures.public_docsets import checkout
 
 from test_plugin_dita_ot import dita_ot, plugin_export  # noqa: F401  (dita_ot: the fixture)
 
@@ -37,12 +37,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def guide() -> Path:
-    root = os.environ.get("OXYGEN_USERGUIDE", "")
-    if not root:
-        pytest.skip("OXYGEN_USERGUIDE is not set: no checkout of oxygenxml/userguide to export")
-    if not (Path(root) / "DITA" / "UserManual.ditamap").is_file():
-        pytest.skip(f"OXYGEN_USERGUIDE has no DITA/UserManual.ditamap: {root}")
-    return Path(root)
+    return checkout("OXYGEN_USERGUIDE", "DITA/UserManual.ditamap", "oxygenxml/userguide")
 
 
 @pytest.fixture(scope="module")

@@ -181,12 +181,12 @@ def _list_item_number(target: etree._Element) -> str | None:
     """The number a link to an ordered list's item (a task's step) shows, as topicpull writes it
     (xsl:number level="multiple", format "1.a.i.1.a.i..."): "3", or "2.b" for an item of a list
     inside the second item; None for anything else (an unordered item's link stays empty)."""
+    if not _ordered_item(target):
+        return None
     levels = [
         1 + sum(1 for s in el.itersiblings(preceding=True) if _ordered_item(s))
         for el in [target, *target.iterancestors()] if _ordered_item(el)
     ]
-    if not _ordered_item(target):
-        return None
     return ".".join(_FORMATS[min(depth, len(_FORMATS) - 1)](n) for depth, n in enumerate(reversed(levels)))
 
 
