@@ -81,3 +81,40 @@ def test_a_step_is_shown_with_the_command_of_the_choicetable_its_build_keeps(spl
         shown = " ".join(texts) + only.answer
         assert COMMANDS["v6e"] not in shown and COMMANDS["tpu7x"] not in shown
         assert answer.checks["passed"] is True and answer.checks["out_of_scope_values"] == 0
+
+
+# -- a definition entry: its term with each line of its description --------------------------------
+
+EXTENSION_POINTS = (
+    "These extension points are available:\n"
+    "- ant.import\n"
+    "  Adds an Ant import to the main Ant build file.\n"
+    "- dita.conductor.lib.import\n"
+    "  Adds a Java library to the toolkit classpath.\n"
+    "- dita.xsl.messages\n"
+    "  Adds new diagnostic messages to the toolkit.\n"
+    "  Note: To override a message, use the same ID and set its severity:\n"
+    "  <message id=\"DOTX001W\" type=\"WARN\">\n"
+    "- A list item that is a sentence of its own.\n"
+)
+
+
+def test_a_description_answers_with_the_term_it_describes():
+    # The value asked for is the term; the words asked about are in its description, a line below.
+    # The terms are marked as code by the writers (the export lists such phrases with the chunk).
+    terms = EvidenceChunk(id="topics/points.dita#points/body", alias="c1", text=EXTENSION_POINTS,
+                          title="Plug-in extension points", scope=["linux"],
+                          code=["ant.import", "dita.conductor.lib.import", "dita.xsl.messages"])
+    said = draft("Which extension point adds my plug-in's Java library to the classpath?", terms)
+    assert "dita.conductor.lib.import" in said.answer, said.answer
+    assert "ant.import" not in said.answer.replace("conductor.lib.import", "")
+
+
+def test_each_line_of_a_description_is_a_unit_with_its_term_and_a_line_ending_in_a_colon_takes_the_next():
+    from valid.answer.extract import split_units
+
+    units = split_units(chunk(EXTENSION_POINTS), 0)
+    entries = [u.text for u in units if u.kind == "entry"]
+    assert entries[1] == "dita.conductor.lib.import\n  Adds a Java library to the toolkit classpath."
+    assert entries[3].startswith("dita.xsl.messages\n  Note: To override") and entries[3].endswith('type="WARN">')
+    assert [u.text for u in units if u.kind == "item"][-1] == "A list item that is a sentence of its own."

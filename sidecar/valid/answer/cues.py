@@ -145,6 +145,14 @@ EXPLAIN = cue(
     ["What does --force do?", "what is a slice", "Why does it fail?"],
     ["What is the default value?", "Which flag sets the zone?"],
 )
+WHICH_DOES = cue(
+    "which_does", "'which extension point adds my…', 'what view shows the…': a verb agreeing with one thing asked for "
+    "by name (the word before a determiner is a verb, not a plural noun)",
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){1,3}?(?!does\b|has\b|was\b)[a-z]{2,}[^\Wus]s\s+(?:my|the|a|an|your|its|it|me|us)\b",
+    ["Which extension point adds my JAR file to the classpath?", "what view shows the encoding of a file"],
+    ["Which frameworks are supported?", "which formats does it read", "What happens if the VM restarts?",
+     "Which CLI releases wrote vaults that the agent reads?"],
+)
 NAMES = cue(
     "names", "'which frameworks', 'IRONWOOD frameworks?': a plural noun asked for by name (not torus, status, access)",
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?\w{2,}[^\Wus]s\b|^\W*(?:\w+\W+){0,2}\w{2,}[^\Wus]s\W*$",

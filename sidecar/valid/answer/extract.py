@@ -44,6 +44,7 @@ from valid.answer.tuning import BUILT_IN, Tuning
 _STEP_START = re.compile(r"^(\d+)\.\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
 PARAGRAPH_UNIT_MAX = 320  # a paragraph up to this many characters is one unit; longer ones are split
+TERM_MAX = 80  # a list item up to this long, not ending a sentence, is a term the indented lines describe
 # title_weight, kind_fit, kind_misfit, anchor_fit, family_fit and specific_value_boost are the
 # engine's Tuning (valid.answer.tuning), given to the answerer it runs.
 FLAG_VALUE_FIT = 3.0  # a value question naming a flag: the unit sets that flag to a concrete value
@@ -127,8 +128,20 @@ def _raw_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
             paragraph.clear()
 
     previous_row = False
+    term: str | None = None  # the term of the definition entry whose description lines follow
     header = ""
     for line in chunk.text.splitlines():
+        if term is not None and _continues_item(line):
+            # A definition entry's description, indented under its term: each of its lines is a
+            # unit that keeps the term, which is what it describes and often the value asked for
+            # ("which extension point adds a Java library": its name).
+            last = units[-1]
+            if last.kind == "entry" and last.text.startswith(term + "\n") and last.text.endswith(":"):
+                units[-1] = replace(last, text=last.text + "\n" + line.rstrip())  # what the line introduces
+            else:
+                add("entry", term + "\n" + line.rstrip())
+            continue
+        term = None
         if _STEP_START.match(line):
             flush_paragraph()
             flush_step()
@@ -155,11 +168,21 @@ def _raw_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
         if stripped.startswith(("- ", "* ")):
             flush_paragraph()
             add("item", stripped[2:])
+            term = stripped[2:] if _is_term(stripped[2:]) else None
         else:
             paragraph.append(line)
     flush_paragraph()
     flush_step()
     return units
+
+
+def _continues_item(line: str) -> bool:
+    """An indented line under a list item that is not an item, a row or a step of its own."""
+    stripped = line.strip()
+    return (
+        bool(stripped) and line[0].isspace() and not stripped.startswith(("- ", "* "))
+        and " | " not in stripped and not _STEP_START.match(line)
+    )
 
 
 def _join_lead_ins(units: list[Unit]) -> list[Unit]:
@@ -303,7 +326,16 @@ def _pieces(unit: Unit) -> list[str]:
     """The lines and sentences of a unit; a table row is one piece with its header."""
     if unit.kind == "row":
         return [unit.text + "\n" + unit.context]
-    return [s for line in unit.text.splitlines() if line.strip() for s in _SENTENCE_END.split(line)]
+    pieces = [s for line in unit.text.splitlines() if line.strip() for s in _SENTENCE_END.split(line)]
+    if unit.kind == "entry":
+        # Each sentence of a description is about its term.
+        return [f"{pieces[0].strip()} — {p.strip()}" for p in pieces[1:]]
+    return pieces
+
+
+def _is_term(line: str) -> bool:
+    """A line shaped like a term that a description follows: short, not a sentence."""
+    return len(line) <= TERM_MAX and not re.search(r"[.:;!?]$", line)
 
 
 def _row_cells(piece: str) -> list[str]:
@@ -826,7 +858,7 @@ def answer_line(unit: Unit, asked: Asked) -> str:
     elif unit.kind == "row" or len(lines) == 1 and not _SENTENCE_END.search(lines[0]):
         line = lines[0].strip()
     else:
-        pieces = [p.strip() for p in _pieces(Unit(0, 0, "paragraph", unit.text, ""))]
+        pieces = [p.strip() for p in _pieces(unit if unit.kind == "entry" else Unit(0, 0, "paragraph", unit.text, ""))]
         line = max(pieces, key=lambda p: (_piece_fits(asked, p, unit.code, unit.topic), len(terms(p) & asked.terms)))
     line = re.sub(r"\s+\\$", "", line)  # one line of a command continued on the next: not its backslash
     if asked.kind == "yesno" and asked.lifecycle and _LIFECYCLE_SAID.search(line):

@@ -268,6 +268,8 @@ def question_kind(question: str) -> Kind:
         return "value"
     if cues.WHERE.search(text):
         return "value"  # a location: a path, a URL, a zone
+    if cues.WHICH_DOES.search(text) and not cues.WHAT_VERB.search(text):
+        return "value"
     if (
         cues.VALUE.search(text)
         and not cues.EXPLAIN.search(text)
