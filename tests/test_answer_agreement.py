@@ -32,10 +32,22 @@ PARTIAL = [
     for p in ("v5p", "v6e")
 ]
 
+# The build whose topic is the question's states the count in words the selection does not read as a
+# number; two builds that lack the topic have a passage with a number beside the counted word.
+CONSOLE = [
+    ("tpu7x/console.dita#tpu7x-console/body", "Console view", "section", ["tpu7x"],
+     "The Console view keeps the latest thousand lines of output; older output is dropped."),
+    *[
+        (f"{p}/compare.dita#{p}-compare/examples", "Compare script examples", "section", [p],
+         "Example 2: the Console view compares two output files line by line; it keeps the old lines and drops none.")
+        for p in ("v5p", "v6e")
+    ],
+]
+
 
 @pytest.fixture(scope="module")
 def state(tmp_path_factory):
-    return build_state(tmp_path_factory.mktemp("agree"), build_export(extra=[*COPIES, *DIFFERING, *PARTIAL]))
+    return build_state(tmp_path_factory.mktemp("agree"), build_export(extra=[*COPIES, *DIFFERING, *PARTIAL, *CONSOLE]))
 
 
 @pytest.fixture
@@ -75,6 +87,14 @@ def test_builds_that_have_no_answer_are_named_when_the_others_agree(engine):
     assert sorted(g for a in answer.answers for g in a.generations) == ["v5p", "v6e"]
     assert answer.refusal is not None and "TPU7x" in answer.refusal.reason
     assert "preemptible" in answer.answers[0].answer.lower() or "preemptible" in answer.answers[0].steps[0].text.lower()
+
+
+def test_builds_agreeing_by_chance_are_not_answered_when_a_build_nearer_the_question_has_no_answer(engine):
+    # v5p and v6e "agree" on a passage that only shares words with the question; TPU7x's topic is the
+    # question's. Answering v5p and v6e would tell a reader who named no build their builds' text.
+    answer = engine.ask("How many lines does the Console view keep before old output is dropped?").answer
+    assert answer.outcome != "answer" or "tpu7x" in answer.scope, answer
+    assert not any("Example 2" in a.answer for a in answer.answers)
 
 
 def _said(generation, text, cite, unit=None):

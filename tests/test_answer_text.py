@@ -56,6 +56,20 @@ def test_a_value_is_dominated_only_when_another_covers_more_and_is_nearer_in_mea
     assert undominated(["old", "new"], out) == ["old", "new"]
 
 
+def test_a_narrowing_that_leaves_out_a_value_clearly_nearer_in_meaning_than_every_kept_one_is_seen():
+    from types import SimpleNamespace as R
+
+    from valid.answer.choices import nearer_left_out
+
+    out = {"topic": R(best_similarity=0.75), "a": R(best_similarity=0.49), "b": R(best_similarity=0.52)}
+    assert nearer_left_out(["topic", "a", "b"], ["a", "b"], out)  # 0.23 above the best kept
+    assert not nearer_left_out(["topic", "a", "b"], ["topic", "a"], out)  # it is kept
+    out["topic"] = R(best_similarity=0.6)
+    assert not nearer_left_out(["topic", "a", "b"], ["a", "b"], out)  # 0.08: within the gap
+    out["topic"] = R(best_similarity=None)
+    assert not nearer_left_out(["topic", "a", "b"], ["a", "b"], out)
+
+
 def test_proper_names_are_the_capitalised_words_inside_the_question_proper():
     from valid.answer.question import proper_names
 

@@ -108,3 +108,15 @@ def owned_in(text: str, owned) -> list[tuple[str, list[str]]]:
     from valid.answer.check import MappingOwned, owned_values_in
 
     return owned_values_in(text, MappingOwned(owned) if isinstance(owned, Mapping) else owned)
+
+
+def nearer_left_out(
+    offered: Sequence[str], kept: Sequence[str], retrievals: dict[str, RetrievalOutcome], tuning: Tuning = BUILT_IN
+) -> bool:
+    """Whether a value of `offered` left out of `kept` is nearer the question in meaning, by at least
+    the tuning's dominance_near_gap, than every kept value: a narrowing by what the rules read in the
+    content that drops such a value drops the topic the question is about."""
+    best = max((retrievals[p].best_similarity or 0.0) for p in kept)
+    return any(
+        (retrievals[p].best_similarity or 0.0) - best >= tuning.dominance_near_gap for p in offered if p not in kept
+    )

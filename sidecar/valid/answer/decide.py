@@ -68,7 +68,7 @@ from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
-from valid.answer.choices import has_own, shared_chunks, shared_only, undominated
+from valid.answer.choices import has_own, nearer_left_out, shared_chunks, shared_only, undominated
 from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
 from valid.answer.text import terms as text_terms
@@ -407,9 +407,13 @@ class AnswerEngine:
         offered = [p for p in offered if p in owning] or offered
         # And one whose content states no answer of the kind asked (no number for "how
         # many", no value for "which flag") is not offered either.
-        offered = [
+        stating = [
             p for p in offered if self._states_answer_deeper(reading, p, retrievals[p].chunks, lambda p=p: evidence(p))
-        ] or offered
+        ]
+        # Unless that would drop a value clearly nearer in meaning than every one it keeps: its topic
+        # is the question's, and the rules missed how it states the answer (the kept ones' "answer"
+        # is then a chance match, "Example 2: … Line by Line" for "how many lines").
+        offered = stating if stating and not nearer_left_out(offered, stating, retrievals, self.tuning) else offered
         # And one another value clearly out-matches on both the question's words and meaning
         # (its releases have a topic on it; this one only shares generic text) is not either.
         offered = undominated(offered, retrievals, self.tuning)
@@ -432,6 +436,11 @@ class AnswerEngine:
             return False
         selected = {p: self._selected_as_if_named(run, p) for p in offered}
         said = {p: answer for p, (_, answer) in selected.items() if answer is not None}
+        if said and nearer_left_out(offered, list(said), run.retrievals, self.tuning):
+            # A build the selection found no answer in is clearly nearer the question in meaning than
+            # every build it found one in: its topic is the question's and the rules missed how it
+            # says it, so the others' agreement may be a chance match. The reader chooses.
+            return False
         # A count, a value or names is told by its line (valid.answer.agree); a procedure or an
         # explanation by every unit. For those, the same chunks quoted for every build are the shared
         # text the search already judged not to answer alone (the builds have content of their own
