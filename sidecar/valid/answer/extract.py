@@ -85,7 +85,7 @@ _COUNTING_WORD = re.compile(
 class Unit:
     chunk_rank: int  # 0-based position of the chunk in fused order
     position: int  # order inside the chunk (-1: the chunk's title)
-    kind: str  # step | row | item | paragraph | sentence | lead-in | title
+    kind: str  # step | row | item | entry (a description line with its term) | paragraph | sentence | lead-in | title | part
     text: str  # as shown to the reader; its values are verbatim from the chunk
     chunk_id: str
     context: str = ""  # words that describe the unit without being shown (a table row's header)
