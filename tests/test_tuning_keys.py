@@ -40,6 +40,11 @@ CASES = {
         "We run all our training on GKE. What's the gcloud command to add a node pool of v5p chips to an existing cluster?",
         0.0, "outcome", "refused as irrelevant at the built-in floor; a floor of 0 lets any similarity through",
     ),
+    "foreign_similarity": Case(
+        "Can I run the VM on a pizza oven in my zone?", 0.0, "outcome",
+        "refused: no build writes 'pizza' or 'oven' and none is near the question in meaning; at 0 any similarity "
+        "rescues it, and its ordinary words (run, VM, zone) pass the coverage floor",
+    ),
     "coverage_floor": Case(
         "How much high-bandwith memory does a v6e chip have?", 1.0, "outcome",
         "answered on the words it covers; a floor of 1 needs every content word (and the typo misses one)",

@@ -71,6 +71,7 @@ from valid.answer.scope import search_text
 from valid.answer.choices import has_own, nearer_left_out, shared_chunks, shared_only, undominated
 from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
+from valid.answer.domain import doc_terms, foreign_terms
 from valid.answer.text import terms as text_terms
 
 MAX_REVISIONS = 2
@@ -193,6 +194,7 @@ class AnswerEngine:
         self.max_revisions = max_revisions
         self.agree_max_builds = agree_max_builds
         self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
+        self._foreign: dict[str, frozenset[str]] = {}  # the last question's words no build writes
         self.published = published  # where the team publishes each build: citations link there
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
@@ -341,7 +343,7 @@ class AnswerEngine:
         run.retrievals.update(route(self.release, run.embedder, run.searched, pool, self.abbreviations, self.tuning))
         run.stages["retrieve"] += _ms(t)
         run.progress("retrieved", {"generations": list(pool), "chunks": sum(len(run.retrievals[p].chunks) for p in pool)})
-        relevant = [p for p in pool if run.retrievals[p].relevant]
+        relevant = [p for p in pool if run.retrievals[p].relevant and not self._off_topic(run.question, run.retrievals[p])]
         # A generation whose content lacks what the question is about (its flag, a command it
         # does not have) is neither searched for a shared answer nor offered as a choice.
         t = time.perf_counter()
@@ -532,6 +534,22 @@ class AnswerEngine:
             reading=run.reading,
         )
 
+    @functools.cached_property
+    def _doc_terms(self) -> frozenset[str]:
+        """Every term the release's chunks write (valid.answer.domain); read once, on first use."""
+        tokens = getattr(self.release, "tokens", None)
+        return doc_terms(tokens()) if tokens is not None else frozenset()
+
+    def _off_topic(self, question: str, retrieval: RetrievalOutcome) -> bool:
+        """The question has a word no build's content writes, and this build's content is not near it
+        in meaning (below the tuning's foreign_similarity): what it shares are ordinary words."""
+        if (retrieval.best_similarity or 0.0) >= self.tuning.foreign_similarity:
+            return False
+        if question not in self._foreign:
+            names = [n for p in self.profiles for n in (p.name, *p.labels)]
+            self._foreign = {question: foreign_terms(question, self._doc_terms, names)}  # one question at a time
+        return bool(self._foreign[question])
+
     def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:
         """The chunks one build's answer is written from, aliased; or, when its content cannot
         answer, the refusal that says why."""
@@ -548,7 +566,7 @@ class AnswerEngine:
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
             return self._missing(profile, found)
-        if not retrieval.relevant:
+        if not retrieval.relevant or self._off_topic(run.question, retrieval):
             return _Attempts(
                 profile=profile,
                 refusal=fill(self.words["refused_not_relevant"], name=self._labels[profile]),

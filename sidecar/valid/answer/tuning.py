@@ -21,6 +21,12 @@ class Tuning(BaseModel):
     similarity_floor: float = Field(
         0.55, ge=0, le=1, description="Cosine similarity that counts as relevant on its own (docs/answer.md)."
     )
+    foreign_similarity: float = Field(
+        0.35, ge=0, le=1,
+        description="A question with a word no build's content writes, not even one edit away, is refused for a "
+        "build whose best similarity stays below this (dev halves: it refuses out-of-domain questions that share "
+        "ordinary words; at the similarity floor, 0.55, it refused paraphrased questions).",
+    )
     coverage_floor: float = Field(
         0.5, ge=0, le=1, description="Share of the question's content words found in the retrieved chunks."
     )

@@ -152,3 +152,9 @@ def search_match(
         "WHERE chunks_fts MATCH ? ORDER BY score, scoped.id LIMIT ?"
     )
     return [(row[0], float(row[1])) for row in db.execute(sql, (query, k))]
+
+
+def tokens(db: sqlite3.Connection) -> list[str]:
+    """Every token of the full-text index (FTS5's vocabulary: what the doc set writes, any build)."""
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")
+    return [row[0] for row in db.execute("SELECT term FROM temp.chunks_vocab")]

@@ -286,6 +286,11 @@ class Release:
         if inside != len(set(ids)):
             raise ReleaseError(f"release {self.id[:12]}: a routing search returned chunks outside {', '.join(profiles)}")
 
+    def tokens(self) -> list[str]:
+        """Every token the release's chunks write (titles and texts, every profile's), as indexed."""
+        with self._lock:
+            return fts.tokens(self._db)
+
     # -- search -----------------------------------------------------------------------------
     def search_vector(self, query_embedding: Sequence[float], profile: str, k: int) -> list[Hit]:
         profile = self._profile(profile)

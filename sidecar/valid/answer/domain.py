@@ -1,0 +1,44 @@
+"""Words of a question that a doc set never writes.
+
+A question about something the documentation never mentions in any build (a fax, a bicycle wheel,
+a SQL join) still finds chunks: ordinary words it shares with them ("send", "true", "tables") pass
+the coverage floor. What tells it apart is a word of the question that no chunk of any build writes,
+in any form and not one edit away (so not a typo). Readers paraphrase too ("scramble" for a tool the
+documentation calls an obfuscator), so such a word alone decides nothing: the engine refuses only
+when the question is also not near any content in meaning (valid.answer.decide). Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from valid.answer.question import asking_span
+from valid.answer.text import stem, terms, with_typos_resolved
+
+
+def doc_terms(tokens: Iterable[str]) -> frozenset[str]:
+    """Every token a doc set's full-text index holds, as written (lower case) and as its terms
+    (valid.answer.text.terms): the forms a question's word is looked up in."""
+    out: set[str] = set()
+    for token in tokens:
+        out.add(token.lower())
+        out |= terms(token)
+    return frozenset(out)
+
+
+def foreign_terms(question: str, known: frozenset[str], names: Iterable[str] = ()) -> frozenset[str]:
+    """The plain words of the question proper that `known` (doc_terms) lacks as written, as their
+    stem and one edit away (a typo); never a stopword or a word of `names` (the builds' names)."""
+    if not known:
+        return frozenset()
+    named = {w for n in names for w in re.findall(r"[a-z]+", n.lower())}
+    named |= {stem(w) for w in named}
+    foreign = set()
+    for word in re.findall(r"[a-z]+", question[slice(*asking_span(question))].lower()):
+        if len(word) < 3 or not terms(word) or word in named or stem(word) in named:
+            continue
+        if word in known or stem(word) in known or with_typos_resolved({word}, known) & known:
+            continue
+        foreign.add(word)
+    return frozenset(foreign)
