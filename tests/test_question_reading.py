@@ -60,3 +60,18 @@ def test_the_engine_reads_a_question_once_however_many_stages_use_it(sample_buil
         result = engine.ask(question, generation)
     assert result.answer.outcome in ("answer", "ask")
     assert len(kinds) == 1, kinds
+
+
+def test_a_path_the_reader_types_and_a_windows_variable_reference_are_code_anchors():
+    # As written they are what the content must hold: a build whose steps run gradlew.bat, or set
+    # ANT_OPTS with $ANT_OPTS, does not have "./gradlew" or "%ANT_OPTS%".
+    from valid.answer.question import anchor_in
+
+    said = {(a.kind, a.text) for a in read("On Windows, how do I run ./gradlew to rebuild the docs?", ["Windows"]).anchors}
+    assert ("code", "./gradlew") in said
+    said = {(a.kind, a.text) for a in read("Linux: what's the set ANT_OPTS=%ANT_OPTS% form?", ["Linux"]).anchors}
+    assert ("code", "%ANT_OPTS%") in said
+    assert {a.text for a in read("How do I run ../bin/dita or edit ~/.bashrc?").anchors} == {"../bin/dita", "~/.bashrc"}
+    assert read("Is 50% of the memory enough, or 10%-20%?").anchors == ()
+    (gradlew,) = [a for a in read("How do I run ./gradlew?").anchors]
+    assert anchor_in(gradlew, "Run ./gradlew html") and not anchor_in(gradlew, "Run gradlew.bat html")
