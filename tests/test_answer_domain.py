@@ -37,3 +37,12 @@ def test_a_question_about_something_no_build_mentions_is_refused_though_it_share
 def test_a_misspelt_question_is_still_answered(sample):
     answer = sample.ask("Which TPU software verison do I pass for a Cloud TPU v6e VM?").answer
     assert answer.outcome == "answer", (answer.outcome, answer.refusal)
+
+
+def test_a_name_or_abbreviation_no_build_writes_makes_the_question_unanswerable_however_near_in_meaning(sample):
+    # Near the content in meaning (creating and connecting to VMs), about a thing it never names.
+    for question in ("How do I create a TPU v5p VM over NFS?", "How do I create a TPU VM with the CLI over FTP?"):
+        answer = sample.ask(question).answer
+        assert answer.outcome == "refuse", (question, answer.outcome, [c.generation for c in answer.choices])
+    # A name the content writes is no such word: the question is answered as before.
+    assert sample.ask("How do I create a TPU v5p VM?").answer.outcome == "answer"

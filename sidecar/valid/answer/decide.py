@@ -343,7 +343,7 @@ class AnswerEngine:
         run.retrievals.update(route(self.release, run.embedder, run.searched, pool, self.abbreviations, self.tuning))
         run.stages["retrieve"] += _ms(t)
         run.progress("retrieved", {"generations": list(pool), "chunks": sum(len(run.retrievals[p].chunks) for p in pool)})
-        relevant = [p for p in pool if run.retrievals[p].relevant and not self._off_topic(run.question, run.retrievals[p])]
+        relevant = [p for p in pool if run.retrievals[p].relevant and not self._off_topic(run, run.retrievals[p])]
         # A generation whose content lacks what the question is about (its flag, a command it
         # does not have) is neither searched for a shared answer nor offered as a choice.
         t = time.perf_counter()
@@ -540,15 +540,17 @@ class AnswerEngine:
         tokens = getattr(self.release, "tokens", None)
         return doc_terms(tokens()) if tokens is not None else frozenset()
 
-    def _off_topic(self, question: str, retrieval: RetrievalOutcome) -> bool:
+    def _off_topic(self, run: _Ask, retrieval: RetrievalOutcome) -> bool:
         """The question has a word no build's content writes, and this build's content is not near it
-        in meaning (below the tuning's foreign_similarity): what it shares are ordinary words."""
-        if (retrieval.best_similarity or 0.0) >= self.tuning.foreign_similarity:
-            return False
+        in meaning (below the tuning's foreign_similarity): what it shares are ordinary words. Or the
+        word is a name or an abbreviation ("Zoom", "EPUB"): a thing the documentation never names."""
+        question = run.question
         if question not in self._foreign:
             names = [n for p in self.profiles for n in (p.name, *p.labels)]
             self._foreign = {question: foreign_terms(question, self._doc_terms, names)}  # one question at a time
-        return bool(self._foreign[question])
+        foreign = self._foreign[question]
+        named = {n.lower() for n in (*run.reading.names, *run.reading.abbreviated)}
+        return bool(foreign & named) or bool(foreign) and (retrieval.best_similarity or 0.0) < self.tuning.foreign_similarity
 
     def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:
         """The chunks one build's answer is written from, aliased; or, when its content cannot
@@ -566,7 +568,7 @@ class AnswerEngine:
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
         if not found.answerable:
             return self._missing(profile, found)
-        if not retrieval.relevant or self._off_topic(run.question, retrieval):
+        if not retrieval.relevant or self._off_topic(run, retrieval):
             return _Attempts(
                 profile=profile,
                 refusal=fill(self.words["refused_not_relevant"], name=self._labels[profile]),

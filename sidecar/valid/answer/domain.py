@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from valid.answer.question import asking_span
 from valid.answer.text import stem, terms, with_typos_resolved
@@ -38,7 +39,22 @@ def foreign_terms(question: str, known: frozenset[str], names: Iterable[str] = (
     for word in re.findall(r"[a-z]+", question[slice(*asking_span(question))].lower()):
         if len(word) < 3 or not terms(word) or word in named or stem(word) in named:
             continue
-        if word in known or stem(word) in known or with_typos_resolved({word}, known) & known:
+        if word in known or stem(word) in known or _typo_of_known(word, known):
             continue
         foreign.add(word)
     return frozenset(foreign)
+
+
+def _typo_of_known(word: str, known: frozenset[str]) -> bool:
+    """A known word one edit away (valid.answer.text.with_typos_resolved's rule), looked up among the
+    known words of about its length only: a doc set writes tens of thousands."""
+    near = [k for n in (len(word) - 1, len(word), len(word) + 1) for k in _by_length(known).get(n, ())]
+    return bool(with_typos_resolved({word}, near) - {word})
+
+
+@lru_cache(maxsize=8)
+def _by_length(known: frozenset[str]) -> dict[int, tuple[str, ...]]:
+    out: dict[int, list[str]] = {}
+    for k in known:
+        out.setdefault(len(k), []).append(k)
+    return {n: tuple(sorted(ks)) for n, ks in out.items()}
