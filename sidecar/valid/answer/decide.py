@@ -444,15 +444,16 @@ class AnswerEngine:
             # says it, so the others' agreement may be a chance match. The reader chooses.
             return False
         # A count, a value or names is told by its line (valid.answer.agree); a procedure or an
-        # explanation by every unit. For those, the same chunks quoted for every build are the shared
-        # text the search already judged not to answer alone (the builds have content of their own
-        # here): not agreement. Nor are variants of one chunk (`<id>~<profiles>`): the export split
-        # that place because it differs by build, and the part quoted is only what they share.
+        # explanation by every unit. For every kind, the same chunks quoted for every build are the
+        # shared text the search already judged not to answer alone (the builds have content of their
+        # own here): not agreement, since a build's own content may say otherwise where the selection
+        # did not look. Nor are variants of one chunk (`<id>~<profiles>`): the export split that place
+        # because it differs by build, and the part quoted is only what they share.
         by_line = run.reading.kind in PIECE_KINDS
         same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
         names = {p.name: p.labels for p in self.profiles}  # a build's own name is no difference
         asked = frozenset(text_terms(run.question))
-        if not agree(list(said.values()), by_line, names, asked) or same_chunks and not by_line:
+        if not agree(list(said.values()), by_line, names, asked) or same_chunks:
             return False
         tried = {
             p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
