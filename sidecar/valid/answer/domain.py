@@ -5,7 +5,8 @@ a SQL join) still finds chunks: ordinary words it shares with them ("send", "tru
 the coverage floor. What tells it apart is a word of the question that no chunk of any build writes,
 in any form and not one edit away (so not a typo). Readers paraphrase too ("scramble" for a tool the
 documentation calls an obfuscator), so such a word alone decides nothing: the engine refuses only
-when the question is also not near any content in meaning (valid.answer.decide). Pure functions.
+when the question is also not near any content in meaning, or when the word is a name or an
+abbreviation ("EPUB"), which readers seldom paraphrase (valid.answer.decide). Pure functions.
 """
 
 from __future__ import annotations
