@@ -23,15 +23,15 @@ def test_a_word_no_chunk_writes_is_foreign_but_not_its_typo_a_form_of_a_written_
     assert foreign_terms("Can a TPU VM send its logs by fax?", known) == {"fax"}
     assert foreign_terms("How many chpis does a slice have?", known) == frozenset()  # a typo of "chips"
     assert foreign_terms("Which slices send logs?", known) == frozenset()  # forms of written words
+    assert foreign_terms("Which chip is used?", doc_terms(["use", "chips"])) == frozenset()  # "used": "use"
     assert foreign_terms("Does Trillium send logs?", known, names=["Trillium"]) == frozenset()
     assert foreign_terms("Does it send logs?", frozenset()) == frozenset()  # no vocabulary: decides nothing
 
 
 def test_a_question_about_something_no_build_mentions_is_refused_though_it_shares_ordinary_words(sample):
     # "run", "VM" and "zone" pass the coverage floor; no build writes "pizza" or "oven".
-    for question in ("Can I run the VM on a pizza oven in my zone?", "Which version of the pizza slice is in my zone?"):
-        answer = sample.ask(question).answer
-        assert answer.outcome == "refuse", (question, answer.outcome, [c.generation for c in answer.choices])
+    answer = sample.ask("Can I run the VM on a pizza oven in my zone?").answer
+    assert answer.outcome == "refuse", (answer.outcome, [c.generation for c in answer.choices])
 
 
 def test_a_misspelt_question_is_still_answered(sample):

@@ -542,16 +542,22 @@ class AnswerEngine:
         return doc_terms(tokens()) if tokens is not None else frozenset()
 
     def _off_topic(self, run: _Ask, retrieval: RetrievalOutcome) -> bool:
-        """The question has a word no build's content writes, and this build's content is not near it
-        in meaning (below the tuning's foreign_similarity): what it shares are ordinary words. Or the
-        word is a name or an abbreviation ("Zoom", "EPUB"): a thing the documentation never names."""
+        """The question has two words no build's content writes, and this build's content is not near
+        it in meaning (below the tuning's foreign_similarity): what it shares are ordinary words. Or
+        such a word is a name or an abbreviation ("Zoom", "EPUB"): a thing the documentation never names."""
         question = run.question
         if question not in self._foreign:
+            # Every name a build goes by: its own, its labels, and the names of the values it keeps.
             names = [n for p in self.profiles for n in (p.name, *p.labels)]
+            names += [n for p in self.profiles for values in p.keeps.values() for ns in values.values() for n in ns]
+            names += list(run.resolution.matched)
             self._foreign = {question: foreign_terms(question, self._doc_terms, names)}  # one question at a time
         foreign = self._foreign[question]
         named = {n.lower() for n in (*run.reading.names, *run.reading.abbreviated)}
-        return bool(foreign & named) or bool(foreign) and (retrieval.best_similarity or 0.0) < self.tuning.foreign_similarity
+        # One plain word may be the reader's own ("which port is used" where a small doc set never
+        # writes "use"); two, or a name, are what the question is about.
+        far = (retrieval.best_similarity or 0.0) < self.tuning.foreign_similarity
+        return bool(foreign & named) or len(foreign) >= 2 and far
 
     def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:
         """The chunks one build's answer is written from, aliased; or, when its content cannot

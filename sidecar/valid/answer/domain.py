@@ -40,10 +40,23 @@ def foreign_terms(question: str, known: frozenset[str], names: Iterable[str] = (
     for word in re.findall(r"[a-z]+", question[slice(*asking_span(question))].lower()):
         if len(word) < 3 or not terms(word) or word in named or stem(word) in named:
             continue
-        if word in known or stem(word) in known or _typo_of_known(word, known):
+        if any(form in known for form in _forms(word)) or _typo_of_known(word, known):
             continue
         foreign.add(word)
     return frozenset(foreign)
+
+
+_SUFFIXES = ("d", "ed", "s", "es", "ing", "er", "est", "ly")  # "used" is a form of "use", "fastest" of "fast"
+
+
+def _forms(word: str) -> set[str]:
+    """The word, its stem, and the words it may inflect (a suffix off, or off with an "e" put back)."""
+    forms = {word, stem(word)}
+    for suffix in _SUFFIXES:
+        base = word[: -len(suffix)]
+        if word.endswith(suffix) and len(base) >= 3:
+            forms |= {base, base + "e"}
+    return forms
 
 
 def _typo_of_known(word: str, known: frozenset[str]) -> bool:

@@ -23,8 +23,8 @@ class Tuning(BaseModel):
     )
     foreign_similarity: float = Field(
         0.35, ge=0, le=1,
-        description="A question with a word no build's content writes, not even one edit away, is refused for a "
-        "build whose best similarity stays below this (dev halves: it refuses out-of-domain questions that share "
+        description="A question with two words no build's content writes, not even one edit away, is refused for "
+        "a build whose best similarity stays below this (dev halves: it refuses out-of-domain questions that share "
         "ordinary words; at the similarity floor, 0.55, it refused paraphrased questions).",
     )
     coverage_floor: float = Field(
