@@ -194,7 +194,6 @@ class AnswerEngine:
         self.max_revisions = max_revisions
         self.agree_max_builds = agree_max_builds
         self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
-        self._foreign: dict[str, frozenset[str]] = {}  # the last question's words no build writes
         self.published = published  # where the team publishes each build: citations link there
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
@@ -541,18 +540,19 @@ class AnswerEngine:
         tokens = getattr(self.release, "tokens", None)
         return doc_terms(tokens()) if tokens is not None else frozenset()
 
+    @functools.cached_property
+    def _build_names(self) -> tuple[str, ...]:
+        """Every name a build goes by: its own, its labels, and the names of the values it keeps."""
+        return tuple(
+            [n for p in self.profiles for n in (p.name, *p.labels)]
+            + [n for p in self.profiles for values in p.keeps.values() for ns in values.values() for n in ns]
+        )
+
     def _off_topic(self, run: _Ask, retrieval: RetrievalOutcome) -> bool:
         """The question has two words no build's content writes, and this build's content is not near
         it in meaning (below the tuning's foreign_similarity): what it shares are ordinary words. Or
         such a word is a name or an abbreviation ("Zoom", "EPUB"): a thing the documentation never names."""
-        question = run.question
-        if question not in self._foreign:
-            # Every name a build goes by: its own, its labels, and the names of the values it keeps.
-            names = [n for p in self.profiles for n in (p.name, *p.labels)]
-            names += [n for p in self.profiles for values in p.keeps.values() for ns in values.values() for n in ns]
-            names += list(run.resolution.matched)
-            self._foreign = {question: foreign_terms(question, self._doc_terms, names)}  # one question at a time
-        foreign = self._foreign[question]
+        foreign = foreign_terms(run.question, self._doc_terms, (*self._build_names, *run.resolution.matched))
         named = {n.lower() for n in (*run.reading.names, *run.reading.abbreviated)}
         # One plain word may be the reader's own ("which port is used" where a small doc set never
         # writes "use"); two, or a name, are what the question is about.

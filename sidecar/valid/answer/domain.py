@@ -29,15 +29,24 @@ def doc_terms(tokens: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+_WORD = re.compile(r"[a-z]+")
+
+
 def foreign_terms(question: str, known: frozenset[str], names: Iterable[str] = ()) -> frozenset[str]:
     """The plain words of the question proper that `known` (doc_terms) lacks as written, as their
     stem and one edit away (a typo); never a stopword or a word of `names` (the builds' names)."""
+    return _foreign_terms(question, known, tuple(names))
+
+
+@lru_cache(maxsize=256)
+def _foreign_terms(question: str, known: frozenset[str], names: tuple[str, ...]) -> frozenset[str]:
+    # Remembered: the engine asks it again for every build of one question.
     if not known:
         return frozenset()
-    named = {w for n in names for w in re.findall(r"[a-z]+", n.lower())}
+    named = {w for n in names for w in _WORD.findall(n.lower())}
     named |= {stem(w) for w in named}
     foreign = set()
-    for word in re.findall(r"[a-z]+", question[slice(*asking_span(question))].lower()):
+    for word in _WORD.findall(question[slice(*asking_span(question))].lower()):
         if len(word) < 3 or not terms(word) or word in named or stem(word) in named:
             continue
         if any(form in known for form in _forms(word)) or _typo_of_known(word, known):

@@ -335,7 +335,7 @@ def _pieces(unit: Unit) -> list[str]:
 
 def _is_term(line: str) -> bool:
     """A line shaped like a term that a description follows: short, not a sentence."""
-    return len(line) <= TERM_MAX and not re.search(r"[.:;!?]$", line)
+    return len(line) <= TERM_MAX and not line.endswith((".", ":", ";", "!", "?"))
 
 
 def _row_cells(piece: str) -> list[str]:

@@ -56,11 +56,11 @@ class Anchor:
 _CODE = re.compile(r"`([^`\n]+)`")
 _QUOTED = re.compile(r"(?<![\w])[\"“]([^\"”\n]{2,80})[\"”]|(?<![\w])'([^'\n]{2,80})'(?![\w])")
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
-# A run of word characters joined by '-', '_', '.', '/' or '::' (a code-form name), or a word with
-# an inner capital (camelCase) or a letter-digit mix (E1234, v2, 0x1f), or CONSTANT_CASE.
 # A script or file named by its path from here or home (./gradlew, ../bin/dita, ~/.bashrc), or a
 # Windows variable reference (%ANT_OPTS%): written as the reader types it, it is code.
 _SHELL_REF = re.compile(r"(?<![\w/.~])(?:\.{1,2}/|~/)[\w.-]+(?:/[\w.-]+)*|(?<!\w)%[A-Za-z_]\w*%")
+# A run of word characters joined by '-', '_', '.', '/' or '::' (a code-form name), or a word with
+# an inner capital (camelCase) or a letter-digit mix (E1234, v2, 0x1f), or CONSTANT_CASE.
 _RUN = re.compile(r"[A-Za-z0-9_$]+(?:(?:[-_./]|::)[A-Za-z0-9_$]+)*(?:\(\))?")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _HAS_DIGIT = re.compile(r"\d")

@@ -187,7 +187,7 @@ def _list_item_number(target: etree._Element) -> str | None:
         1 + sum(1 for s in el.itersiblings(preceding=True) if _ordered_item(s))
         for el in [target, *target.iterancestors()] if _ordered_item(el)
     ]
-    return ".".join(_FORMATS[min(depth, len(_FORMATS) - 1)](n) for depth, n in enumerate(reversed(levels)))
+    return ".".join(_FORMATS[min(depth, _FORMAT_DEPTH - 1) % 3](n) for depth, n in enumerate(reversed(levels)))
 
 
 def _ordered_item(el: etree._Element) -> bool:
@@ -213,8 +213,9 @@ def _roman(n: int) -> str:
     return out
 
 
-# topicpull's format "1.a.i.1.a.i.1.a.i": the last token serves deeper levels too.
-_FORMATS = [str, _alphabetic, _roman, str, _alphabetic, _roman, str, _alphabetic, _roman]
+# topicpull's format "1.a.i.1.a.i.1.a.i": three tokens, nine levels; the last serves deeper ones too.
+_FORMATS = (str, _alphabetic, _roman)
+_FORMAT_DEPTH = 9
 
 
 def _has_title(el: etree._Element) -> bool:
