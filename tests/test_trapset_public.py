@@ -63,7 +63,8 @@ RESERVES = [path for path in SETS if RESERVE.match(path.stem)]
 def test_the_folder_holds_the_main_files_and_their_reserves():
     assert {doc_set(path) for path in SETS} == {"dita-ot-docs", "oxygen-userguide"}
     for name in ("dita-ot-docs", "oxygen-userguide"):
-        assert {round_of(path) for path in RESERVES if doc_set(path) == name} >= {2, 3, 4, 5, 6}, name
+        rounds = {2, 3, 4, 5, 6} | ({7} if name == "oxygen-userguide" else set())
+        assert {round_of(path) for path in RESERVES if doc_set(path) == name} >= rounds, name
 
 
 @pytest.mark.parametrize("path", SETS, ids=lambda p: p.name)
