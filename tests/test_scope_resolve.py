@@ -3,6 +3,7 @@
 import pytest
 from fixtures.answer.profiles import PROFILES
 
+from valid.contracts import ProfileInfo
 from valid.answer.scope import UnknownGenerationError, resolve_scope, search_text, validate_generation
 from valid.errors import ValidError
 
@@ -220,3 +221,25 @@ def test_a_version_two_products_share_alone_leaves_both_as_candidates_of_a_named
     assert result.profiles == [] and result.candidates == ["cli-2.0.0", "agent-2.0.0"]
     assert result.version_named
     assert not resolve_scope("What is the default in Acme Agent?", SHARED_VERSIONS).version_named
+
+
+EDITIONS = [
+    ProfileInfo(name="html", labels=["HTML edition", "HTML docs"], ditaval_digest="0" * 64),
+    ProfileInfo(name="pdf", labels=["PDF edition", "PDF docs"], ditaval_digest="1" * 64),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["In both the HTML and the PDF edition, what is the range of SMALLINT?", "HTML and PDF docs: is SYNC_DDL on by default?"],
+)
+def test_a_name_shortened_by_sharing_its_last_word_with_the_next_name_is_named_too(question):
+    assert resolve_scope(question, EDITIONS).profiles == ["html", "pdf"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What about the HTML and PDF formats?", "Is the table and the PDF edition the same?", "PDF edition or HTML?"],
+)
+def test_a_word_joined_to_a_name_is_no_name_unless_it_makes_one_with_the_names_last_words(question):
+    assert resolve_scope(question, EDITIONS).profiles in ([], ["pdf"])

@@ -193,6 +193,9 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
             size, profile = hit
             named.add(profile, " ".join(w.raw for w in words[i : i + size]))
             used[i : i + size] = [True] * size
+            for at, other in _coordinated(words, i, size, names.exact):
+                named.add(other, words[at].raw)
+                used[at] = True
             i += size
             continue
         profile = _accelerator_profile(words[i], profiles, names) or _fuzzy_profile(words[i], names)
@@ -201,6 +204,25 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
             used[i] = True
         i += 1
     return used
+
+
+_JOINING = frozenset({"and", "or", "vs", "versus"})
+
+
+def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> list[tuple[int, object]]:
+    """A name the reader shortened by joining it to a name of several words whose last words it
+    shares: "the HTML and the PDF edition", "HTML and PDF docs". Each is (the position of the word
+    that stands for the name, what the name names), when the whole name is one of the doc set's own
+    names or labels. Not the other way ("Oxygen XML Editor and Author"): the word after "and" is as
+    often the start of a noun phrase of its own ("... and Author mode")."""
+    found = []
+    before = start - 1 - (start >= 1 and words[start - 1].norm == "the")
+    if size >= 2 and before >= 1 and words[before].norm in _JOINING:
+        at = before - 1 - (words[before - 1].norm == "the")
+        key = words[at].norm + "".join(w.norm for w in words[start + 1 : start + size]) if at >= 0 else ""
+        if key in exact:
+            found.append((at, exact[key]))
+    return found
 
 
 def _versions(words, used, profiles, naming, named: _Named) -> tuple[list[str], list[str]]:
