@@ -206,7 +206,7 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
     return used
 
 
-_JOINING = frozenset({"and", "or", "vs", "versus"})
+_JOINING = frozenset("and or vs versus".split())  # the words that join two names
 
 
 def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> list[tuple[int, object]]:
