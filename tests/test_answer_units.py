@@ -118,3 +118,30 @@ def test_each_line_of_a_description_is_a_unit_with_its_term_and_a_line_ending_in
     assert entries[1] == "dita.conductor.lib.import\n  Adds a Java library to the toolkit classpath."
     assert entries[3].startswith("dita.xsl.messages\n  Note: To override") and entries[3].endswith('type="WARN">')
     assert [u.text for u in units if u.kind == "item"][-1] == "A list item that is a sentence of its own."
+
+
+def test_a_topic_titled_by_the_name_asked_about_says_what_its_bare_statements_are_about():
+    # Two options' reference topics, each titled by its name: the other option's topic mentions the
+    # name asked about in passing, in a sentence about its own default.
+    other = chunk("Type: numeric\n\nDefault:\nThe default setting for this option is the lower of 80% of the "
+                  "MEM_LIMIT setting, or the MEM_LIMIT setting minus 100 MB.",
+                  cid="topics/buffer_pool_limit.dita#buffer_pool_limit/body", title="BUFFER_POOL_LIMIT Query Option")
+    own = chunk("The MEM_LIMIT query option defines the maximum amount of memory a query can allocate on each node.\n\n"
+                "Type: numeric\n\nDefault: 0 (unlimited)",
+                cid="topics/mem_limit.dita#mem_limit/body", title="MEM_LIMIT Query Option")
+    said = draft("What is the default value of the MEM_LIMIT query option?", other, own)
+    assert "0 (unlimited)" in said.answer, said.answer
+    assert said.steps[0].cite == own.id
+
+
+def test_a_lead_in_over_a_paragraph_keeps_its_line_break_where_joining_would_make_a_value_not_written():
+    from valid.answer.check import check_answer
+
+    # "Default:" and "524288 (512 KB)" are two paragraphs: joined on one line, 524288 would read
+    # as a labelled default the checks cannot find as written, and the answer would be refused.
+    limits = chunk("The MAX_ROW_SIZE query option sets the largest row a query may hold in memory.\n\nType: integer\n\n"
+                   "Default:\n\n524288 (512 KB)\n\nUnits: bytes.", cid="topics/max_row_size.dita#max_row_size/body",
+                   title="MAX_ROW_SIZE Query Option")
+    said = draft("What's the default MAX_ROW_SIZE?", limits)
+    assert said.answer == "Default:\n524288 (512 KB)", said.answer
+    assert check_answer(said, ["linux"], [limits], {}).passed

@@ -30,6 +30,7 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass, replace
 
+from valid import tokens
 from valid.tokens import NUMBER_WORDS, scan
 from valid.answer import cues
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
@@ -521,6 +522,7 @@ def unit_candidates(
     unit_terms = [terms(unit_input(u)) for u in units]
     title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
     crumb_terms = {cid: terms(" ".join(chunk.breadcrumbs[1:])) for cid, chunk in chunks.items()}
+    titled = {cid: bool(anchors(chunk.title)) for cid, chunk in chunks.items()}  # a title naming a thing in code form
     vocabulary = set().union(set(), *unit_terms, *title_terms.values())
     # The generation's names decide nothing here: every chunk is already in scope.
     asked = read_question(request, vocabulary)
@@ -556,6 +558,14 @@ def unit_candidates(
         if asked.location and not own and fitting:
             from_title |= chunk_terms[unit.chunk_id] & wanted  # the section says what the path is for
         held = [a for a in asked.anchors if anchor_in(a, evidence)]
+        title = chunks[unit.chunk_id].title
+        if asked.anchors and titled[unit.chunk_id] and not any(anchor_in(a, title) for a in asked.anchors):
+            # The chunk is about another named thing ("BUFFER_POOL_LIMIT Query Option"): the asked
+            # name in its text is mentioned in passing ("80% of the MEM_LIMIT setting").
+            held = []
+        # The chunk's title says what a bare statement is about: "Default: 0 (unlimited)" under
+        # "MEM_LIMIT Query Option" is MEM_LIMIT's default, as much as a sentence naming it.
+        held += [a for a in asked.anchors if a not in held and anchor_in(a, title)]
         strength = word_weights(evidence, compound_part_weight)
         candidate = Candidate(
             unit=unit,
@@ -854,7 +864,7 @@ def answer_line(unit: Unit, asked: Asked) -> str:
     if asked.wants_code and (shown := _commands_in(unit)):
         line = max(shown, key=len)  # the command asked for, whole, as the writers marked it
     elif unit.kind == "lead-in":
-        line = f"{lines[0].strip()} {lines[1].strip().removeprefix('- ')}" if len(lines) > 1 else lines[0]
+        line = _lead_in_line(lines) if len(lines) > 1 else lines[0]
     elif unit.kind == "row" or len(lines) == 1 and not _SENTENCE_END.search(lines[0]):
         line = lines[0].strip()
     else:
@@ -873,6 +883,17 @@ def answer_line(unit: Unit, asked: Asked) -> str:
         # A table row keeps its own line, so its label stays the label of its value.
         return f"{verdict}\n{line}" if unit.kind == "row" else f"{verdict} {line}"
     return line
+
+
+def _lead_in_line(lines: list[str]) -> str:
+    """A lead-in and its first line as one line ("Default: 0 (unlimited)"), unless that makes a value
+    the writer did not write: "Default:" over a paragraph "524288 (512 KB)" would read as a default
+    of 524288 that the checks cannot find as written (valid.tokens labels a number by the words
+    before it on its line), so it keeps its line break."""
+    head, first = lines[0].strip(), lines[1].strip().removeprefix("- ")
+    joined, written = f"{head} {first}", f"{head}\n{first}"
+    found = tokens.values(written)
+    return joined if all(tokens.states(written, value, found) for value in tokens.values(joined)) else written
 
 
 def yes_or_no(line: str, asked: frozenset[str]) -> str | None:
