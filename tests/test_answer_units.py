@@ -145,3 +145,18 @@ def test_a_lead_in_over_a_paragraph_keeps_its_line_break_where_joining_would_mak
     said = draft("What's the default MAX_ROW_SIZE?", limits)
     assert said.answer == "Default:\n524288 (512 KB)", said.answer
     assert check_answer(said, ["linux"], [limits], {}).passed
+
+
+def test_a_table_of_one_row_is_that_row_not_a_header():
+    from valid.answer.extract import split_units
+
+    # The export keeps only the build's own row of a profiled choicetable: that row is the command.
+    row = chunk("Linux or macOS | bin/ant -f build-script target", cid="topics/ant.dita#runant/choicetable-1~linux",
+                title="Building output using Ant", scope=("linux",))
+    row = row.model_copy(update={"code": ["bin/ant", "-f", "build-script target"]})
+    assert [(u.kind, u.text) for u in split_units(row, 0)] == [("row", "Linux or macOS | bin/ant -f build-script target")]
+    said = draft("On Linux, what's the command to build output with an Ant build script?", row)
+    assert "bin/ant -f build-script target" in said.answer, said.answer
+    # A table with rows keeps its first row as their header.
+    table = chunk("Option | Default\n--retries | 3\n--timeout | 30s")
+    assert [(u.kind, u.context) for u in split_units(table, 0)] == [("row", "Option | Default")] * 2

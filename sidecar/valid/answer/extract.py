@@ -131,6 +131,16 @@ def _raw_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
     previous_row = False
     term: str | None = None  # the term of the definition entry whose description lines follow
     header = ""
+    lone = ""  # a table's first row while no row follows it
+
+    def end_table() -> None:
+        # A table of one row is its data, not a header: the export keeps only the build's own row
+        # of a profiled choicetable ("Linux or macOS | bin/ant -f build-script target").
+        nonlocal lone
+        if lone:
+            add("row", lone)
+            lone = ""
+
     for line in chunk.text.splitlines():
         if term is not None and _continues_item(line):
             # A definition entry's description, indented under its term: each of its lines is a
@@ -155,16 +165,19 @@ def _raw_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
         stripped = line.strip()
         if not stripped:
             flush_paragraph()
+            end_table()
             previous_row = False
             continue
         if " | " in stripped:
             flush_paragraph()
             if previous_row:
                 add("row", stripped, header)
+                lone = ""
             else:
-                header = stripped  # the header row of a table
+                header = lone = stripped  # the header row of a table
             previous_row = True
             continue
+        end_table()
         previous_row = False
         if stripped.startswith(("- ", "* ")):
             flush_paragraph()
@@ -174,6 +187,7 @@ def _raw_units(chunk: EvidenceChunk, chunk_rank: int) -> list[Unit]:
             paragraph.append(line)
     flush_paragraph()
     flush_step()
+    end_table()
     return units
 
 
@@ -474,8 +488,36 @@ _SETTABLE = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][a-z0-9-]
 
 
 def _commands_in(unit: Unit) -> list[str]:
-    """The code phrases of more than one word that the unit shows as written."""
-    return [p for p in unit.code if (" " in p.strip() or "\n" in p.strip()) and p in unit.text]
+    """The code phrases of more than one word that the unit shows as written; phrases written next to
+    each other on one line are one ("bin/ant", "-f" and "build-script target", marked apart by the
+    writers, are the command `bin/ant -f build-script target`)."""
+    spans = sorted(
+        (start, start + len(p)) for p in set(unit.code) if p.strip() for start in _occurrences(unit.text, p)
+    )
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and (start <= merged[-1][1] or _joins(unit.text[merged[-1][1] : start])):
+            merged[-1][1] = max(end, merged[-1][1])
+        else:
+            merged.append([start, end])
+    shown = [unit.text[start:end] for start, end in merged]
+    return [c for c in shown if " " in c.strip() or "\n" in c.strip()]
+
+
+def _occurrences(text: str, phrase: str) -> list[int]:
+    """Where `phrase` stands in `text` on its own, not inside a longer word ("ant" in "important")."""
+    found, at = [], text.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if not (at > 0 and text[at - 1].isalnum() or end < len(text) and text[end].isalnum()):
+            found.append(at)
+        at = text.find(phrase, at + 1)
+    return found
+
+
+def _joins(gap: str) -> bool:
+    """Only spaces between two code phrases: one command, written in pieces."""
+    return bool(gap) and not gap.strip(" ")
 
 
 def _family_fits(units_wanted: frozenset[str], text: str) -> bool:
