@@ -193,7 +193,9 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
             size, profile = hit
             named.add(profile, " ".join(w.raw for w in words[i : i + size]))
             used[i : i + size] = [True] * size
-            for at, other in _coordinated(words, i, size, names.exact):
+            shortened = _coordinated(words, i, size, names.exact)
+            if shortened:
+                at, other = shortened
                 named.add(other, words[at].raw)
                 used[at] = True
             i += size
@@ -209,20 +211,24 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
 _JOINING = frozenset("and or vs versus".split())  # the words that join two names
 
 
-def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> list[tuple[int, object]]:
+def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> tuple[int, object] | None:
     """A name the reader shortened by joining it to a name of several words whose last words it
-    shares: "the HTML and the PDF edition", "HTML and PDF docs". Each is (the position of the word
-    that stands for the name, what the name names), when the whole name is one of the doc set's own
-    names or labels. Not the other way ("Oxygen XML Editor and Author"): the word after "and" is as
-    often the start of a noun phrase of its own ("... and Author mode")."""
-    found = []
-    before = start - 1 - (start >= 1 and words[start - 1].norm == "the")
-    if size >= 2 and before >= 1 and words[before].norm in _JOINING:
-        at = before - 1 - (words[before - 1].norm == "the")
-        key = words[at].norm + "".join(w.norm for w in words[start + 1 : start + size]) if at >= 0 else ""
-        if key in exact:
-            found.append((at, exact[key]))
-    return found
+    shares: "the HTML and the PDF edition", "HTML and PDF docs". (The position of the word that
+    stands for the name, what the name names), when the whole name is one of the doc set's own names
+    or labels; else None. Not the other way ("Oxygen XML Editor and Author"): the word after "and" is
+    as often the start of a noun phrase of its own ("... and Author mode")."""
+    joining = _before_article(words, start)
+    if size < 2 or joining < 1 or words[joining].norm not in _JOINING:
+        return None
+    at = _before_article(words, joining)
+    key = words[at].norm + "".join(w.norm for w in words[start + 1 : start + size]) if at >= 0 else ""
+    return (at, exact[key]) if key in exact else None
+
+
+def _before_article(words: list[_Word], position: int) -> int:
+    """The position of the word before `position`, past one "the" (-1 at the start)."""
+    before = position - 1
+    return before - 1 if before >= 0 and words[before].norm == "the" else before
 
 
 def _versions(words, used, profiles, naming, named: _Named) -> tuple[list[str], list[str]]:
