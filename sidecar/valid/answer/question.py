@@ -56,12 +56,16 @@ class Anchor:
 _CODE = re.compile(r"`([^`\n]+)`")
 _QUOTED = re.compile(r"(?<![\w])[\"“]([^\"”\n]{2,80})[\"”]|(?<![\w])'([^'\n]{2,80})'(?![\w])")
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
-# A script or file named by its path from here or home (./gradlew, ../bin/dita, ~/.bashrc), or a
-# Windows variable reference (%ANT_OPTS%): written as the reader types it, it is code.
-_SHELL_REF = re.compile(r"(?<![\w/.~])(?:\.{1,2}/|~/)[\w.-]+(?:/[\w.-]+)*|(?<!\w)%[A-Za-z_]\w*%")
 # A run of word characters joined by '-', '_', '.', '/' or '::' (a code-form name), or a word with
-# an inner capital (camelCase) or a letter-digit mix (E1234, v2, 0x1f), or CONSTANT_CASE.
-_RUN = re.compile(r"[A-Za-z0-9_$]+(?:(?:[-_./]|::)[A-Za-z0-9_$]+)*(?:\(\))?")
+# an inner capital (camelCase) or a letter-digit mix (E1234, v2, 0x1f), or CONSTANT_CASE. Or, first,
+# what the reader types as written: a script or file by its path from here or home (./gradlew,
+# ../bin/dita, ~/.bashrc), or a Windows variable reference (%ANT_OPTS%): code, found as written.
+_RUN = re.compile(
+    r"(?<![\w/.~])(?:\.{1,2}/|~/)[\w.-]+(?:/[\w.-]+)*"
+    r"|(?<!\w)%[A-Za-z_]\w*%"
+    r"|[A-Za-z0-9_$]+(?:(?:[-_./]|::)[A-Za-z0-9_$]+)*(?:\(\))?"
+)
+_TYPED = ("./", "../", "~/", "%")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_ALPHA = re.compile(r"[A-Za-z]")
@@ -107,13 +111,14 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
             add(match.start(), match.end(), match.group(), "code")
     for start, end, line in _command_lines(question, commands):
         add(start, end, line, "code")
-    for match in _SHELL_REF.finditer(question):
-        add(match.start(), match.end(), match.group(), "code")
     for match in _FLAG.finditer(question):
         if match.group().startswith("--") or len(match.group()) == 2:  # --zone, -g (not "-word")
             add(match.start(), match.end(), match.group(), "flag")
     for match in _RUN.finditer(question):
         word = match.group()
+        if word.startswith(_TYPED):
+            add(match.start(), match.end(), word, "code")
+            continue
         if _LATIN.fullmatch(word.rstrip(".")):
             continue  # "e.g.", "i.e.": the reader's abbreviations, not names of anything
         if _is_code_form(word) and (not _PROSE_COMPOUND.fullmatch(word) or words.code_word_near(match)):
