@@ -130,3 +130,19 @@ def test_corvane_release_differences_and_removals(corvane_build, tmp_path):
         (row,) = removed.comparison.rows
         assert cell(row, "cli-1.0.0").available is True and cell(row, "cli-2.4.1").available is False
         assert "Removed" in cell(row, "cli-2.4.1").text
+
+
+def test_a_value_asked_of_two_builds_side_by_side_that_they_state_alike_is_answered_not_compared(corvane_build, tmp_path):
+    # "A vs B: which file …?" asks each build's value; where no row of the comparison differs, a
+    # comparison would show only the titles of the topics both share.
+    with open_engine(corvane_build.state, issues_dir=tmp_path / "issues", log=False) as corvane:
+        answer = corvane.ask("Corvane CLI 2.3.0 vs Corvane CLI 2.4.1: which file holds the configuration?").answer
+    assert answer.outcome == "answer" and set(answer.scope) == {"cli-2.3.0", "cli-2.4.1"}
+    assert all("config.toml" in a.answer for a in answer.answers), [a.answer for a in answer.answers]
+
+
+def test_whether_something_changed_is_still_compared_when_nothing_differs(corvane_build, tmp_path):
+    with open_engine(corvane_build.state, issues_dir=tmp_path / "issues", log=False) as corvane:
+        answer = corvane.ask("Did the configuration file change between Corvane CLI 2.3.0 and Corvane CLI 2.4.1?").answer
+    assert answer.outcome == "compare"
+    assert rows(answer) and not rows(answer, "differs") and not rows(answer, "only")

@@ -57,8 +57,21 @@ def _groups(release) -> Groups:
     return build_groups(release.get_chunks(release.all_chunk_ids()), release.header.profiles)
 
 
-def ask_comparison(engine: FlowContext, question: str, resolution: ScopeResolution, kind: str, started: float, stages: dict) -> AskResult:
-    """Answer a comparison or availability question: scope, retrieve per side, rows, writer, check, log."""
+def ask_comparison(
+    engine: FlowContext,
+    question: str,
+    resolution: ScopeResolution,
+    kind: str,
+    started: float,
+    stages: dict,
+    answer_when_same: bool = False,
+) -> AskResult | None:
+    """Answer a comparison or availability question: scope, retrieve per side, rows, writer, check, log.
+
+    `answer_when_same`: the question asks something of each build side by side ("A vs B: what is the
+    default?"), not their difference. When no row differs, a comparison would tell the reader only the
+    titles of the topics both builds share; None then, and the engine answers the question in each
+    build's own scope instead (nothing is logged here)."""
 
     resolution = with_value_names(question, resolution, engine.owned, [p.name for p in engine.profiles])
     names = generation_names(engine.profiles)
@@ -76,6 +89,8 @@ def ask_comparison(engine: FlowContext, question: str, resolution: ScopeResoluti
     t = time.perf_counter()
     subject, rows, shown = _rows(engine.release, kind, question, resolution, every_name, sides, retrieved, query)
     stages["compare"] = ms(t)
+    if answer_when_same and kind == "difference" and rows and all(r.kind == "shared" for r in rows):
+        return None
 
     t = time.perf_counter()
     comparison = _computed(kind, sides, rows, subject)

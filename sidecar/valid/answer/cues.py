@@ -302,6 +302,18 @@ COMPARES = cue(
     ["What is the difference between v5p and v6e?", "v5p vs v6e", "what's new in 2.0"],
     ["How many chips does v5p have?", "Which zone?"],
 )
+ASKS_DIFFERENCE = cue(
+    "asks_difference", "the difference itself is what is asked (whether it changed, what is different or new), "
+    "not a value, names or steps asked of two builds side by side ('A vs B: what is the default?')",
+    r"(?:^|[.,;:?!]\s*|\bhow\s+)(?:did|does|do|has|have|is|are|was|were)\b[^?,;]*\b(?:chang\w*|differ\w*|the\s+same)\b|"
+    r"\bwhat(?:'s|\s+(?:is|are|has|have|was|were))?\s+(?:\w+\s+)?(?:different|new|changed|differs?)\b|"
+    r"\bdifferences?\b",
+    ["Did the startup procedure change between v5p and v6e?", "What is different in the pull options of 1.1.0?",
+     "What's new in 2.0?", "What are the differences between A and B?", "Is the limit the same in A and B?",
+     "How does the command differ?"],
+    ["A vs B: what is the default replica preference?", "Windows vs macOS: how is an image scaled?",
+     "If my message has the same ID as a built-in one on macOS or Linux, can it change the severity?"],
+)
 AVAILABILITY = cue(
     "availability", "asks whether something exists for a build; 'still' only beside a word of having or using "
     "('can I still use X'), not before any verb ('will the agent still start?')",

@@ -67,6 +67,7 @@ class Reading(BaseModel):
     versions_kind: VersionsKind | None = None  # a question about the versions themselves (cues.VERSIONS)
     availability: bool = False  # a yes/no question whether something is there (cues.YESNO and AVAILABILITY)
     compares: bool = False  # a word that compares builds (cues.COMPARES)
+    asks_difference: bool = False  # the difference itself is asked, not a value of each build (cues.ASKS_DIFFERENCE)
     # Its conditions
     said: str  # the question with a default asked in several words said as "by default"
     asks_default: bool = False
@@ -109,6 +110,7 @@ def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = ())
         versions_kind=versions_kind(question),
         availability=cues.YESNO.holds(last_sentence) and cues.AVAILABILITY.holds(last_sentence),
         compares=cues.COMPARES.holds(question),
+        asks_difference=cues.ASKS_DIFFERENCE.holds(question),
         said=said,
         asks_default=asks_default(question),
         context=question[:start].strip(),
