@@ -75,3 +75,16 @@ def test_a_path_the_reader_types_and_a_windows_variable_reference_are_code_ancho
     assert read("Is 50% of the memory enough, or 10%-20%?").anchors == ()
     (gradlew,) = [a for a in read("How do I run ./gradlew?").anchors]
     assert anchor_in(gradlew, "Run ./gradlew html") and not anchor_in(gradlew, "Run gradlew.bat html")
+
+
+def test_a_flag_typed_with_plain_hyphens_is_found_where_the_writers_set_typographic_ones():
+    # Writers keep an option on one line with non-breaking hyphens (&#8209;&#8209;max_log_files); the
+    # reader types --max_log_files. Still not inside a longer token.
+    from valid.answer.question import anchor_in, defining_row
+
+    (flag,) = read("How many log files are kept if I don't set --max_log_files?").anchors
+    assert anchor_in(flag, "the \u2011\u2011max_log_files option specifies how many log files to keep")
+    assert anchor_in(flag, "the --max_log_files option") and not anchor_in(flag, "the \u2011\u2011max_log_files_x option")
+    assert defining_row("--max_log_files").search("\u2011\u2011max_log_files N | 10 | log files kept")
+    (code,) = read("What does `impala-shell -B` do?").anchors
+    assert anchor_in(code, "Run impala\u2010shell -B to print plain text") and not anchor_in(code, "Run impala shell")

@@ -35,7 +35,7 @@ from valid.tokens import NUMBER_WORDS, scan
 from valid.answer import cues
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 from valid.answer.prompt import GenerationRequest
-from valid.answer.question import anchor_in, anchors, content_words, defining_row
+from valid.answer.question import anchor_in, anchors, content_words, defining_row, literal
 from valid.answer.reading import read
 from valid.answer.selection import SelectionModel
 from valid.answer.unitvectors import UnitVectorSource
@@ -445,7 +445,7 @@ def _sets_flag(asked: Asked, text: str) -> bool:
     for anchor in asked.anchors:
         if anchor.kind != "flag":
             continue
-        for match in re.finditer(re.escape(anchor.text) + r"(=|[ \t]+)(\S+)", text):
+        for match in re.finditer(literal(anchor.text) + r"(=|[ \t]+)(\S+)", text):
             value = match.group(2).rstrip(".,;:")
             # After a space only something shaped like a value ("--parallel 12"), not "when".
             shaped = match.group(1) == "=" or re.search(r"\d|[-_./:]", value)

@@ -220,26 +220,36 @@ def _is_code_form(word: str) -> bool:
 _EXACT_NAME = re.compile(r"\w_\w")
 
 
+# A hyphen as the reader types it, or as writers set it in type: a non-breaking hyphen keeps
+# `--max_log_files` on one line (written `&#8209;&#8209;max_log_files`), a minus sign, a hyphen proper.
+HYPHEN = "[-\u2010\u2011\u2212]"
+
+
+def literal(text: str) -> str:
+    """`text` as a pattern that matches it as written, any hyphen in it as any hyphen (HYPHEN)."""
+    return re.escape(text).replace("\\-", HYPHEN)
+
+
 def anchor_pattern(anchor: Anchor) -> re.Pattern:
     """How an anchor is found in a chunk: case-insensitive, any of `-`, `_`, `.`, space between its
     parts, not inside a longer token."""
     if anchor.kind in ("code", "quoted"):
-        words = [re.escape(w) for w in anchor.text.split()]
+        words = [literal(w) for w in anchor.text.split()]
         body = r"\s+".join(words)
     elif anchor.kind == "flag" or _EXACT_NAME.search(anchor.text):
         # A flag, and a name in CONSTANT_CASE or snake_case (a variable, a setting), is written
         # one way: CORVANE_VAULT is not "a Corvane vault".
-        body = re.escape(anchor.text)
+        body = literal(anchor.text)
     else:
-        body = r"[-_./: ]?".join(re.escape(p) for p in anchor.parts)
+        body = r"[-_./: ]?".join(literal(p) for p in anchor.parts)
     # Not inside a longer token: `v6e` is not in `v6e-8`, `--version` is in `--version=x`.
-    return re.compile(r"(?<![\w-])" + body + r"(?!\w|-\w)", re.I)
+    return re.compile(rf"(?<![\w\-\u2010\u2011\u2212])" + body + rf"(?!\w|{HYPHEN}\w)", re.I)
 
 
 def defining_row(flag: str) -> re.Pattern:
     """A reference row that defines the flag: the flag (and its metavariable) in the first cell
     ("--parallel N | 8 | …"), not a command line that sets it ("  --version=… \\")."""
-    return re.compile(r"(?m)^[ \t]*" + re.escape(flag) + r"(?:[ \t]+[A-Z_][A-Z0-9_]*)?[ \t]*\|")
+    return re.compile(r"(?m)^[ \t]*" + literal(flag) + r"(?:[ \t]+[A-Z_][A-Z0-9_]*)?[ \t]*\|")
 
 
 def anchor_in(anchor: Anchor, text: str) -> bool:
