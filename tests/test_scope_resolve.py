@@ -243,3 +243,25 @@ def test_a_name_shortened_by_sharing_its_last_word_with_the_next_name_is_named_t
 )
 def test_a_word_joined_to_a_name_is_no_name_unless_it_makes_one_with_the_names_last_words(question):
     assert resolve_scope(question, EDITIONS).profiles in ([], ["pdf"])
+
+
+PRODUCTS = [
+    _software("editor", "Oxygen XML Editor"),
+    _software("author", "Oxygen XML Author"),
+    _software("feedback", "Oxygen Feedback Cloud", "Feedback Cloud"),
+    _software("feedback-enterprise", "Oxygen Feedback Enterprise", "Feedback Enterprise"),
+    _software("svn", "Syncro SVN Client"),
+]
+
+
+def test_a_product_family_named_by_part_of_its_names_leaves_the_products_holding_most_of_those_words():
+    # "Oxygen" is in most products' names (not the SVN client's); "Oxygen Feedback" names the two
+    # Feedback products only.
+    result = resolve_scope("How long is the Oxygen Feedback reset link valid?", PRODUCTS)
+    assert result.profiles == [] and result.candidates == ["feedback", "feedback-enterprise"]
+    # Products named apart hold as many of the words each: all are candidates.
+    result = resolve_scope("Do Oxygen XML and Feedback share a license?", PRODUCTS)
+    assert result.candidates == ["editor", "author", "feedback", "feedback-enterprise"]
+    assert resolve_scope("Which Oxygen products log in with SSO?", PRODUCTS).candidates == [
+        "editor", "author", "feedback", "feedback-enterprise",
+    ]

@@ -351,7 +351,12 @@ class NamingPattern:
         named = said & distinctive
         if not named:
             return []
-        return [p for p, ws in self.products.items() if ws & named]
+        # The products that hold the most of the words named: "Oxygen Feedback" names the two Feedback
+        # products, not every product whose name says Oxygen; products named apart ("Author or
+        # Feedback") hold as many each, and all are kept.
+        held = {p: len(ws & named) for p, ws in self.products.items()}
+        most = max(held.values())
+        return [p for p, n in held.items() if n == most]
 
 
 def _common(sets) -> set[str]:
