@@ -46,6 +46,23 @@ def test_command_names_are_the_leading_words_of_code_phrases_up_to_the_first_arg
     assert names == {"corvane push", "gcloud compute tpus tpu-vm create", "corvane-agent reload"}
 
 
+def test_a_line_of_prose_or_sample_text_in_a_code_block_names_no_command():
+    # Code blocks hold sample documents and comments as well as commands: a line with a function
+    # word is no command, and a question's plain words are then no anchor.
+    block = "code merged from repository\na different value is\ndocker compose down\nappear in the"
+    assert command_names([block]) == {"docker compose down"}
+    question = "Can an svn:externals file definition point to a file in a different repository?"
+    assert anchors(question, commands=command_names([block])) == []
+
+
+def test_a_release_indexed_before_reads_its_stored_command_names_with_the_same_rule():
+    from valid.index.derived import Derived, StoredVocabulary
+
+    stored = StoredVocabulary(abbreviations={}, commands=["a different value is", "docker compose down"])
+    derived = Derived(title="t", vocabulary=stored, owned={}, owned_why=None)
+    assert derived.to_vocabulary().commands == {"docker compose down"}
+
+
 def test_a_command_name_written_in_plain_words_is_an_anchor():
     found = anchors("Which checksum does corvane push store by default?", commands={"corvane push", "corvane pull"})
     assert [(a.text, a.kind) for a in found] == [("corvane push", "code")]

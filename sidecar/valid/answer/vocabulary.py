@@ -8,7 +8,8 @@
   about that command exactly as if it had put it in backticks, so it becomes an anchor (question.py):
   content without it cannot answer, and a generation without it is neither answered nor offered.
 
-Only multi-word names count: a one-word code phrase ("debug", "pip") is as often an ordinary word.
+Only multi-word names count: a one-word code phrase ("debug", "pip") is as often an ordinary word;
+and none with a function word: a code block's line of prose or sample text is no command.
 Nothing of a chunk's text reaches an answer through this table; it only shapes searches and checks.
 """
 
@@ -21,6 +22,10 @@ from typing import Iterable
 from valid.answer.abbreviations import Abbreviations, defined_in
 
 MAX_COMMAND_WORDS = 6
+# English function words: a line of a code block that holds one is prose or a sample's text ("a
+# different value is", "appear in the"), not a command; command names are verbs and nouns.
+_PROSE_WORDS = frozenset("""a an the of to in into on at by for from with as is are was were be been being that
+    this these those it its they them their we our you your and or but not if than then so""".split())
 # A word of a command name: lower-case letters, digits and inner hyphens (`tpu-vm`, `corvane-agent`).
 _COMMAND_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
@@ -50,6 +55,15 @@ def command_names(code_phrases: Iterable[str]) -> frozenset[str]:
                 if not _COMMAND_WORD.fullmatch(word) or len(words) == MAX_COMMAND_WORDS:
                     break
                 words.append(word)
-            if len(words) >= 2:
+            if is_command_name(" ".join(words)):
                 names.add(" ".join(words))
     return frozenset(names)
+
+
+def is_command_name(name: str) -> bool:
+    """Two or more command words, none of them a function word. Also applied to the names a release
+    stored when it was indexed, so a release indexed before a rule here changed reads the same names."""
+    words = name.split()
+    return 2 <= len(words) <= MAX_COMMAND_WORDS and not _PROSE_WORDS.intersection(words) and all(
+        _COMMAND_WORD.fullmatch(w) for w in words
+    )

@@ -49,10 +49,11 @@ class Derived(BaseModel):
 
     def to_vocabulary(self):
         from valid.answer.abbreviations import Abbreviations
-        from valid.answer.vocabulary import Vocabulary
+        from valid.answer.vocabulary import Vocabulary, is_command_name
 
         abbreviations = Abbreviations({short: tuple(longs) for short, longs in self.vocabulary.abbreviations.items()})
-        return Vocabulary(abbreviations=abbreviations, commands=frozenset(self.vocabulary.commands))
+        commands = frozenset(c for c in self.vocabulary.commands if is_command_name(c))
+        return Vocabulary(abbreviations=abbreviations, commands=commands)
 
     def to_owned(self):
         from valid.audit.owned import OwnedValueTable
