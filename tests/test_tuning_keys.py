@@ -45,6 +45,17 @@ CASES = {
         "refused: no build writes 'pizza' or 'oven' and none is near the question in meaning; at 0 any similarity "
         "rescues it, and its ordinary words (run, VM, zone) pass the coverage floor",
     ),
+    "foreign_similarity_large": Case(
+        "Planning capacity: how many chips does one host hold?", 0.0, "outcome",
+        "with every doc set counted large, the stricter floor refuses it ('planning' and 'capacity' are words "
+        "the sample never writes, and no build is near enough); at 0 any similarity rescues it",
+        alongside={"large_vocabulary": 0},
+    ),
+    "large_vocabulary": Case(
+        "Planning capacity: how many chips does one host hold?", 0, "outcome",
+        "asked back at the built-in value (the sample writes 450 terms, so foreign_similarity applies); at 0 every "
+        "doc set is large and foreign_similarity_large refuses it",
+    ),
     "coverage_floor": Case(
         "How much high-bandwith memory does a v6e chip have?", 1.0, "outcome",
         "answered on the words it covers; a floor of 1 needs every content word (and the typo misses one)",

@@ -556,13 +556,16 @@ class AnswerEngine:
 
     def _off_topic(self, run: _Ask, retrieval: RetrievalOutcome) -> bool:
         """The question has two words no build's content writes, and this build's content is not near
-        it in meaning (below the tuning's foreign_similarity): what it shares are ordinary words. Or
+        it in meaning (below the tuning's foreign_similarity, or foreign_similarity_large where the doc
+        set writes large_vocabulary terms or more): what it shares are ordinary words. Or
         such a word is a name or an abbreviation ("Zoom", "EPUB"): a thing the documentation never names."""
         foreign = foreign_terms(run.question, self._doc_terms, (*self._build_names, *run.resolution.matched))
         named = {n.lower() for n in (*run.reading.names, *run.reading.abbreviated)}
         # One plain word may be the reader's own ("which port is used" where a small doc set never
         # writes "use"); two, or a name, are what the question is about.
-        far = (retrieval.best_similarity or 0.0) < self.tuning.foreign_similarity
+        large = len(self._doc_terms) >= self.tuning.large_vocabulary
+        floor = self.tuning.foreign_similarity_large if large else self.tuning.foreign_similarity
+        far = (retrieval.best_similarity or 0.0) < floor
         return bool(foreign & named) or len(foreign) >= 2 and far
 
     def _in_scope_chunks(self, run: _Ask, profile: str, about, words) -> list | _Attempts:

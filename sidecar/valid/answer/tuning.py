@@ -27,6 +27,18 @@ class Tuning(BaseModel):
         "a build whose best similarity stays below this (dev halves: it refuses out-of-domain questions that share "
         "ordinary words; at the similarity floor, 0.55, it refused paraphrased questions).",
     )
+    foreign_similarity_large: float = Field(
+        0.55, ge=0, le=1,
+        description="foreign_similarity for a doc set that writes at least large_vocabulary distinct terms: the "
+        "more words a doc set writes, the less a reader's word is missing from it by chance (dev halves: 0.55 "
+        "refused two more out-of-domain questions on the DITA-OT docs and lost none on them, Impala or Oxygen; "
+        "on the small samples it refused paraphrased questions).",
+    )
+    large_vocabulary: int = Field(
+        5000, ge=0,
+        description="Distinct terms (FTS5's vocabulary) from which a doc set's missing words use "
+        "foreign_similarity_large (the samples write 450 and 744, the DITA-OT docs 5,196).",
+    )
     coverage_floor: float = Field(
         0.5, ge=0, le=1, description="Share of the question's content words found in the retrieved chunks."
     )
