@@ -242,14 +242,13 @@ class AnswerEngine:
             return ask_versions(self._flow_context(), question, resolution, about_versions, started, stages)
         # Comparison and availability questions have their own flow (valid.answer.compare_flow).
         kind = comparison_kind(reading, resolution, self.owned)
-        compared = None
         if kind is not None:
             compared = ask_comparison(
                 self._flow_context(), question, resolution, kind, started, stages,
                 answer_when_same=not reading.asks_difference,
             )
-        if compared is not None:
-            return compared
+            if compared is not None:
+                return compared
         run = _Ask(
             question, resolution, reading, searched, _QueryMemo(self.embedder), stages, progress, list(resolution.profiles)
         )

@@ -222,7 +222,8 @@ _EXACT_NAME = re.compile(r"\w_\w")
 
 # A hyphen as the reader types it, or as writers set it in type: a non-breaking hyphen keeps
 # `--max_log_files` on one line (written `&#8209;&#8209;max_log_files`), a minus sign, a hyphen proper.
-HYPHEN = "[-\u2010\u2011\u2212]"
+_TYPESET_HYPHENS = "\u2010\u2011\u2212"
+HYPHEN = f"[-{_TYPESET_HYPHENS}]"
 
 
 def literal(text: str) -> str:
@@ -243,7 +244,7 @@ def anchor_pattern(anchor: Anchor) -> re.Pattern:
     else:
         body = r"[-_./: ]?".join(literal(p) for p in anchor.parts)
     # Not inside a longer token: `v6e` is not in `v6e-8`, `--version` is in `--version=x`.
-    return re.compile(rf"(?<![\w\-\u2010\u2011\u2212])" + body + rf"(?!\w|{HYPHEN}\w)", re.I)
+    return re.compile(rf"(?<![\w\-{_TYPESET_HYPHENS}])" + body + rf"(?!\w|{HYPHEN}\w)", re.I)
 
 
 def defining_row(flag: str) -> re.Pattern:
