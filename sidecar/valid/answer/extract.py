@@ -568,6 +568,8 @@ def unit_candidates(
     vocabulary = set().union(set(), *unit_terms, *title_terms.values())
     # The generation's names decide nothing here: every chunk is already in scope.
     asked = read_question(request, vocabulary)
+    # The asked anchors each chunk's title names: read once per chunk, not once per unit.
+    title_anchors = {cid: [a for a in asked.anchors if anchor_in(a, chunk.title)] for cid, chunk in chunks.items()}
     # Only a where-question reads a whole section's words (see below).
     chunk_terms = {cid: terms(c.title + "\n" + c.text) for cid, c in chunks.items()} if asked.location else {}
     wanted = asked.terms
@@ -600,14 +602,14 @@ def unit_candidates(
         if asked.location and not own and fitting:
             from_title |= chunk_terms[unit.chunk_id] & wanted  # the section says what the path is for
         held = [a for a in asked.anchors if anchor_in(a, evidence)]
-        title = chunks[unit.chunk_id].title
-        if asked.anchors and titled[unit.chunk_id] and not any(anchor_in(a, title) for a in asked.anchors):
+        in_title = title_anchors[unit.chunk_id]
+        if asked.anchors and titled[unit.chunk_id] and not in_title:
             # The chunk is about another named thing ("BUFFER_POOL_LIMIT Query Option"): the asked
             # name in its text is mentioned in passing ("80% of the MEM_LIMIT setting").
             held = []
         # The chunk's title says what a bare statement is about: "Default: 0 (unlimited)" under
         # "MEM_LIMIT Query Option" is MEM_LIMIT's default, as much as a sentence naming it.
-        held += [a for a in asked.anchors if a not in held and anchor_in(a, title)]
+        held += [a for a in in_title if a not in held]
         strength = word_weights(evidence, compound_part_weight)
         candidate = Candidate(
             unit=unit,

@@ -61,11 +61,10 @@ _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 # what the reader types as written: a script or file by its path from here or home (./gradlew,
 # ../bin/dita, ~/.bashrc), or a Windows variable reference (%ANT_OPTS%): code, found as written.
 _RUN = re.compile(
-    r"(?<![\w/.~])(?:\.{1,2}/|~/)[\w.-]+(?:/[\w.-]+)*"
-    r"|(?<!\w)%[A-Za-z_]\w*%"
+    r"(?P<typed>(?<![\w/.~])(?:\.{1,2}/|~/)[\w.-]+(?:/[\w.-]+)*"
+    r"|(?<!\w)%[A-Za-z_]\w*%)"
     r"|[A-Za-z0-9_$]+(?:(?:[-_./]|::)[A-Za-z0-9_$]+)*(?:\(\))?"
 )
-_TYPED = ("./", "../", "~/", "%")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_ALPHA = re.compile(r"[A-Za-z]")
@@ -116,7 +115,7 @@ def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] =
             add(match.start(), match.end(), match.group(), "flag")
     for match in _RUN.finditer(question):
         word = match.group()
-        if word.startswith(_TYPED):
+        if match.group("typed"):
             add(match.start(), match.end(), word, "code")
             continue
         if _LATIN.fullmatch(word.rstrip(".")):

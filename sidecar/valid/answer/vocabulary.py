@@ -55,8 +55,9 @@ def command_names(code_phrases: Iterable[str]) -> frozenset[str]:
                 if not _COMMAND_WORD.fullmatch(word) or len(words) == MAX_COMMAND_WORDS:
                     break
                 words.append(word)
-            if is_command_name(" ".join(words)):
-                names.add(" ".join(words))
+            name = " ".join(words)
+            if is_command_name(name):
+                names.add(name)
     return frozenset(names)
 
 
