@@ -41,7 +41,10 @@ def test_the_stored_derived_data_equals_what_the_old_per_process_computation_giv
     old_table = owned_values(Export(header=loaded.header, chunks=loaded.chunks))
     with open_release(Store(sample_build.state), sample_build.release_id) as release:
         stored = release.derived
-    assert stored.to_vocabulary() == read_vocabulary(loaded.chunks)
+        vocabulary = release.vocabulary()
+    assert vocabulary == read_vocabulary(loaded.chunks)
+    # The titles a cross-reference shows are read from the release's chunk store, not kept twice.
+    assert vocabulary.titles == {c.title for c in loaded.chunks} and stored.to_vocabulary().titles == frozenset()
     assert stored.to_vocabulary().abbreviations, "the sample defines abbreviations: the comparison must not be empty"
     table = stored.to_owned()
     assert table.to_dict() == old_table.to_dict() and len(table) > 0

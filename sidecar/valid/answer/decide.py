@@ -181,19 +181,21 @@ class AnswerEngine:
             )
         # The offline answerer reads the release's stored unit vectors (valid.answer.unitvectors);
         # it also chooses, for any generator, what a value's content would answer (agreement, own content).
+        # and the doc set's titles, which a cross-reference shows (valid.answer.vocabulary).
+        self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
         vectors = UnitVectorSource.for_release(release, embedder)
+        titles = self.vocabulary.titles
         if isinstance(generator, OfflineExtractive) and generator.vectors is None:
-            generator = generator.bound(vectors)
+            generator = generator.bound(vectors, titles)
         self.generator = generator
         self.offline = (
-            generator if isinstance(generator, OfflineExtractive) else OfflineExtractive(tuning=tuning).bound(vectors)
+            generator if isinstance(generator, OfflineExtractive) else OfflineExtractive(tuning=tuning).bound(vectors, titles)
         )
         self.owned = owned
         self.issues = issues
         self.log = log
         self.max_revisions = max_revisions
         self.agree_max_builds = agree_max_builds
-        self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
         self.published = published  # where the team publishes each build: citations link there
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)

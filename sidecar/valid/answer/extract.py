@@ -279,6 +279,7 @@ class Asked:
     lifecycle: bool = False  # asks whether a thing still works, is going away or was removed
     asks_status: bool = False  # asks outright whether it is deprecated or removed
     sub_questions: tuple[str, ...] = ()  # the questions it asks, in order (the reading's)
+    titles: frozenset[str] = frozenset()  # asks which topic a passage sends the reader to: the doc set's titles
 
     def without_names(self, text: str) -> str:
         return self.names.sub(_unless_another_product, text) if self.names is not None else text
@@ -292,7 +293,7 @@ def _unless_another_product(match: re.Match) -> str:
     return " "
 
 
-def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
+def read_question(request: GenerationRequest, vocabulary=(), titles: frozenset[str] = frozenset()) -> Asked:
     """What the answerer needs of the question: the engine's one reading of it (request.reading;
     read here when the request was built without one, or asks another question, a sub-question),
     with the terms and anchors of this request's own scope names and evidence."""
@@ -329,6 +330,7 @@ def read_question(request: GenerationRequest, vocabulary=()) -> Asked:
         lifecycle=reading.lifecycle,
         asks_status=reading.asks_status,
         sub_questions=reading.sub_questions,
+        titles=titles if reading.reference else frozenset(),
     )
 
 
@@ -384,6 +386,10 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
         else:
             counts_it = asked.counted is None or asked.counted in have or _family_fits(asked.family, text)
         return about and counts_it and bool(_numbers(text))
+    if kind == "value" and asked.titles:
+        # Which topic the passage sends the reader to: it names another topic by its title, as a
+        # cross-reference shows it. A build that dropped the link says nothing that answers.
+        return about and any(title != topic for title in named_titles(piece, asked.titles))
     if kind == "value" and asked.location:
         # A path, file or URL. Whether it is the one asked about is for the ranking to say: the
         # sentence stating it ("The configuration file is /etc/…") often shares no word with the
@@ -428,6 +434,30 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
         cells = _row_cells(text)
         return about and any(_values(cell) for cell in cells[1:])
     return True
+
+
+@lru_cache(maxsize=8)
+def _titles_by_first_word(titles: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Titles of two words or more (one word, "Overview", is as often an ordinary word), by first
+    word, longest first: looked up at each word of a passage instead of searched for one by one."""
+    index: dict[str, list[str]] = {}
+    for title in titles:
+        if len(title.split()) >= 2:
+            index.setdefault(title.split()[0], []).append(title)
+    return {word: tuple(sorted(found, key=len, reverse=True)) for word, found in index.items()}
+
+
+def named_titles(text: str, titles: frozenset[str]) -> list[str]:
+    """The titles `text` writes as they are written (case and all), each ending at a word's end."""
+    index = _titles_by_first_word(titles)
+    named = []
+    for word in re.finditer(r"\S+", text):
+        for title in index.get(word.group(0), ()):
+            end = word.start() + len(title)
+            if text.startswith(title, word.start()) and (end == len(text) or not text[end].isalnum()):
+                named.append(title)
+                break
+    return named
 
 
 def _flag_valued(asked: Asked, text: str) -> bool:
@@ -556,7 +586,8 @@ BM25_B = 0.75
 
 
 def unit_candidates(
-    request: GenerationRequest, vectors: UnitVectorSource | None = None, compound_part_weight: float = BUILT_IN.compound_part_weight
+    request: GenerationRequest, vectors: UnitVectorSource | None = None, compound_part_weight: float = BUILT_IN.compound_part_weight,
+    titles: frozenset[str] = frozenset(),
 ) -> tuple[Asked, list[Candidate]]:
     """Every unit of the request's chunks with its signals and features, in chunk and document order."""
     chunks = {chunk.id: chunk for chunk in request.chunks}
@@ -567,7 +598,7 @@ def unit_candidates(
     titled = {cid: bool(anchors(chunk.title)) for cid, chunk in chunks.items()}  # a title naming a thing in code form
     vocabulary = set().union(set(), *unit_terms, *title_terms.values())
     # The generation's names decide nothing here: every chunk is already in scope.
-    asked = read_question(request, vocabulary)
+    asked = read_question(request, vocabulary, titles)
     # The asked anchors each chunk's title names: read once per chunk, not once per unit.
     title_anchors = {cid: [a for a in asked.anchors if anchor_in(a, chunk.title)] for cid, chunk in chunks.items()}
     # Only a where-question reads a whole section's words (see below).
@@ -741,12 +772,15 @@ class OfflineExtractive:
         selector: str = DEFAULT_SELECTOR,
         selection: SelectionModel | None = None,
         vectors: UnitVectorSource | None = None,
+        titles: frozenset[str] = frozenset(),
     ):
         """tuning: the engine's floors and weights (make_generator(kind, tuning=...); an engine checks it
         is its own); selector: "fitted" (the logistic model `selection`, default the one shipped in
         valid/data, with its abstention floor) or "rules" (the hand-set product of the tuning's weights);
         vectors: where the question's and the units' vectors come from (the engine gives the release's
-        stored unit vectors; None: no similarity feature)."""
+        stored unit vectors; None: no similarity feature); titles: the doc set's chunk titles, which a
+        cross-reference shows (a question asking which topic a passage sends the reader to is answered
+        only by a passage naming one; none given: any passage about it)."""
         if selector not in SELECTORS:
             raise ValueError(f"unknown selector {selector!r}; choose one of: {', '.join(SELECTORS)}")
         self.max_steps = max_steps
@@ -756,11 +790,13 @@ class OfflineExtractive:
         self.selector = selector
         self.selection = selection if selection is not None else SelectionModel.default()
         self.vectors = vectors
+        self.titles = frozenset(titles)
 
-    def bound(self, vectors: UnitVectorSource) -> "OfflineExtractive":
-        """The same answerer reading its vectors from `vectors` (one release's)."""
+    def bound(self, vectors: UnitVectorSource, titles: frozenset[str] = frozenset()) -> "OfflineExtractive":
+        """The same answerer reading its vectors from `vectors` and its titles from `titles` (one release's)."""
         bound = copy.copy(self)  # a subclass stays itself (the fit's recorder)
         bound.vectors = vectors
+        bound.titles = frozenset(titles)
         return bound
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
@@ -770,7 +806,7 @@ class OfflineExtractive:
         """The candidate units, best first, each with its score: the fitted model's probability
         (selector "fitted"), or the product of the hand-set weights (selector "rules")."""
         vectors = self.vectors if self.selector == "fitted" else None
-        asked, candidates = unit_candidates(request, vectors, self.tuning.compound_part_weight)
+        asked, candidates = unit_candidates(request, vectors, self.tuning.compound_part_weight, self.titles)
         scored = []
         for candidate in candidates:
             if candidate.says_nothing:
@@ -798,6 +834,8 @@ class OfflineExtractive:
             if u.text not in rejected and not any(answer in u.text for answer in rejected_answers if answer)
         ]
         fitting = [(s, u) for s, u in scored if _kind_fits(asked, u)]
+        if asked.titles and fitting and not self._sends_onward(request, asked, fitting[0][1]):
+            fitting = []
         if not fitting and asked.kind in _PIECE_KINDS:
             # Nothing in scope states a number, a value or the names asked for: abstain rather than
             # quote a sentence around it. (A procedure or an explanation may be told in prose.)
@@ -835,6 +873,18 @@ class OfflineExtractive:
             calls=1,
         )
 
+
+    def _sends_onward(self, request: GenerationRequest, asked: Asked, unit: Unit) -> bool:
+        """A reference question ("which topic does the note on X send me to?") describes a passage:
+        the one every other signal ranks first. It is answered only where that passage (its unit)
+        names another topic; a build that dropped the link still has the passage, and another
+        passage's link is not the one asked for."""
+        reading = request.reading if request.reading is not None and request.reading.question == request.question else read(request.question)
+        # Ranked as a question about the passage itself, which any unit may answer.
+        about = reading.model_copy(update={"kind": "other", "reference": False})
+        _, plain = self._rank(request.model_copy(update={"reading": about}))
+        described = plain[0][1] if plain else None
+        return described is not None and (described.chunk_id, described.position) == (unit.chunk_id, unit.position)
 
     def _best_unit(self, request: GenerationRequest, rejected: set[str], chosen: list[Unit]) -> Unit | None:
         asked, ranked = self._rank(request)

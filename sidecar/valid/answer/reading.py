@@ -59,6 +59,7 @@ class Reading(BaseModel):
     kind: Kind
     sub_questions: tuple[str, ...]  # one, or several joined ("Where is the file, and what format is it in?")
     location: bool = False  # a where-question: the value is a path, a file or a URL
+    reference: bool = False  # which topic a passage sends the reader to: the value is a topic's title (cues.REFERENCE)
     wants_code: bool = False  # the value asked for is a command or code
     lifecycle: bool = False  # whether a thing still works, is going away or was removed
     asks_status: bool = False  # outright whether it is deprecated or removed
@@ -97,11 +98,15 @@ def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = ())
     # The last sentence asks whether something is there ("I upgraded. Is X still available?").
     last_sentence = ([s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()][-1:] or [question])[0]
     about = anchors(question, names, commands)
+    # "Which topic does the note refer to? Which one?": the place asked for is read on the whole
+    # question, since the sentence that asks may not say it; its value is a title.
+    reference = cues.REFERENCE.holds(question)
     return Reading(
         question=question,
-        kind=question_kind(said),
+        kind="value" if reference else question_kind(said),
         sub_questions=tuple(asks(question)),
         location=asks_where(question),
+        reference=reference,
         wants_code=asks_for_code(question),
         lifecycle=asks_lifecycle(question),
         asks_status=asks_status(question),

@@ -1,6 +1,7 @@
 """What the doc set itself says about its words, read once from every chunk when a release opens.
 
 - **Abbreviations** it defines ("high-bandwidth memory (HBM)"): see abbreviations.py.
+- **Titles** of its chunks: what a cross-reference shows of the topic it links to.
 - **Command names** its writers marked as code: the leading words of each code phrase, up to its
   first option, placeholder or argument (`corvane push [OPTIONS] DIRECTORY VAULT` → "corvane push",
   `gcloud compute tpus tpu-vm create ${TPU_NAME}` → "gcloud compute tpus tpu-vm create"). A
@@ -34,6 +35,9 @@ _COMMAND_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 class Vocabulary:
     abbreviations: Abbreviations = field(default_factory=Abbreviations)
     commands: frozenset[str] = frozenset()
+    # Its chunks' titles: a cross-reference shows its target's title, so a passage that names one
+    # of them sends the reader there ("See COMPUTE STATS Statement for details").
+    titles: frozenset[str] = frozenset()
 
 
 def read_vocabulary(chunks) -> Vocabulary:
@@ -42,6 +46,7 @@ def read_vocabulary(chunks) -> Vocabulary:
     return Vocabulary(
         abbreviations=defined_in(f"{chunk.title}\n{chunk.text}" for chunk in chunks),
         commands=command_names(phrase for chunk in chunks for phrase in chunk.code),
+        titles=frozenset(chunk.title for chunk in chunks if chunk.title),
     )
 
 

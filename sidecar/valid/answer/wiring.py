@@ -124,7 +124,7 @@ def open_engine(
             query_embedder,
             generator,
             owned_table(release),
-            vocabulary=release.derived.to_vocabulary(),
+            vocabulary=release.vocabulary(),
             issues=issues,
             log=question_log,
             release_id=release.id,

@@ -47,13 +47,14 @@ class Derived(BaseModel):
         "None in releases built before it was stored.",
     )
 
-    def to_vocabulary(self):
+    def to_vocabulary(self, titles=frozenset()):
+        """The lookup object; `titles` (the release's chunk titles) are read from its store, not kept here."""
         from valid.answer.abbreviations import Abbreviations
         from valid.answer.vocabulary import Vocabulary, is_command_name
 
         abbreviations = Abbreviations({short: tuple(longs) for short, longs in self.vocabulary.abbreviations.items()})
         commands = frozenset(c for c in self.vocabulary.commands if is_command_name(c))
-        return Vocabulary(abbreviations=abbreviations, commands=commands)
+        return Vocabulary(abbreviations=abbreviations, commands=commands, titles=frozenset(titles))
 
     def to_owned(self):
         from valid.audit.owned import OwnedValueTable

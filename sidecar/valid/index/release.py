@@ -71,6 +71,7 @@ class Release:
         self._lock = threading.Lock()
         self._db = None
         self._derived = None
+        self._titles: frozenset[str] | None = None
         self._shared: dict[str, dict[str, int]] | None = None  # shared_counts(), read when first asked
         try:
             self._open(full=not self._stamped())
@@ -389,6 +390,17 @@ class Release:
         with self._lock:
             rows = self._db.execute("SELECT json FROM chunks WHERE path = ? ORDER BY rowid", (path,)).fetchall()
         return [Chunk.model_validate_json(j) for (j,) in rows]
+
+    def chunk_titles(self) -> frozenset[str]:
+        """Every chunk title of the release (what a cross-reference shows of its target), read once."""
+        if self._titles is None:
+            with self._lock:
+                self._titles = frozenset(t for (t,) in self._db.execute("SELECT DISTINCT title FROM chunks") if t)
+        return self._titles
+
+    def vocabulary(self):
+        """What the doc set says about its words (valid.answer.vocabulary), with its chunk titles."""
+        return self.derived.to_vocabulary(titles=self.chunk_titles())
 
     def all_chunk_ids(self) -> list[str]:
         with self._lock:

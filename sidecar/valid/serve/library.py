@@ -89,9 +89,9 @@ class LibraryAnswerer:
         self._settings = settings
         self._state_root = state_root
         self._generations = _generations(release)
-        # Read from the release as `valid index` stored them: nothing here scans its chunks.
+        # Read from the release as `valid index` stored them (and its chunk titles, one indexed column).
         self._owned = owned_table(release)
-        self._vocabulary = release.derived.to_vocabulary()
+        self._vocabulary = release.vocabulary()
         self._docset = _docset(release, self._generations)
         # The source's shared log when given (one connection: no two writers wait on each other).
         self._own_log = question_log is None
