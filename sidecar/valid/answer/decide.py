@@ -359,7 +359,7 @@ class AnswerEngine:
             self._refuse_no_content(run)
         elif len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
             self._answer_shared(run, pool)
-        else:
+        elif not self._answered_shared_by_those_with_content(run, pool, relevant):
             self._offer_choices(run, pool, relevant)
 
     def _refuse_no_content(self, run: _Ask) -> None:
@@ -394,6 +394,41 @@ class AnswerEngine:
             run.outcome = "refuse"
             run.refusal, issue = self._refusal(run.question, [result], run.retrievals)
             run.gap_issues += [issue] if issue else []
+
+    def _answered_shared_by_those_with_content(self, run: _Ask, pool: list[str], relevant: list[str]) -> bool:
+        """Only some builds of the pool have content on the question, and theirs is one text they all
+        keep (the best chunks of each are in scope for all of them: a topic the writers profiled for
+        the desktop editions alone): answered once for them, the others named as lacking it. False
+        (nothing decided) when they have content of their own, or when that text does not answer:
+        the reader chooses."""
+        if not 2 <= len(relevant) < len(pool):
+            return False
+        if not shared_only({p: run.retrievals[p] for p in relevant}, relevant, self.owned):
+            return False
+        chunks = shared_chunks(run.retrievals, relevant)
+        result = self._loop(
+            run.question, list(relevant), chunks, run.stages, key="*", matched=run.resolution.matched,
+            progress=run.progress, reading=run.reading,
+        )
+        if not result.answered:
+            return False
+        run.attempts["*"] = result
+        run.outcome = "answer"
+        run.scope = list(relevant)
+        run.answers = [result.answered.model_copy(update={"generation": p, "generations": [p]}) for p in run.scope]
+        lacking = [
+            _Attempts(
+                profile=p,
+                refusal=f"nothing in scope for {self._labels[p]} answers the question",
+                missing=f"{self._labels[p]} content that answers: {run.question}",
+            )
+            for p in pool if p not in relevant
+        ]
+        run.refusal, issue = self._refusal(run.question, lacking, run.retrievals)
+        run.gap_issues += [issue] if issue else []
+        others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
+        run.not_used = f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+        return True
 
     def _offer_choices(self, run: _Ask, pool: list[str], relevant: list[str]) -> None:
         reading, resolution, retrievals = run.reading, run.resolution, run.retrievals
