@@ -179,10 +179,10 @@ class AnswerEngine:
                 "the offline answerer was built with other floors and weights than the engine's; "
                 "build it with make_generator(kind, tuning=...) or give open_engine the generator's kind"
             )
-        # The offline answerer reads the release's stored unit vectors (valid.answer.unitvectors);
-        # it also chooses, for any generator, what a value's content would answer (agreement, own content).
-        # and the doc set's titles, which a cross-reference shows (valid.answer.vocabulary).
         self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
+        # The offline answerer reads the release's stored unit vectors (valid.answer.unitvectors) and
+        # the doc set's titles, which a cross-reference shows (valid.answer.vocabulary); it also
+        # chooses, for any generator, what a value's content would answer (agreement, own content).
         vectors = UnitVectorSource.for_release(release, embedder)
         titles = self.vocabulary.titles
         if isinstance(generator, OfflineExtractive) and generator.vectors is None:
@@ -416,19 +416,29 @@ class AnswerEngine:
         run.outcome = "answer"
         run.scope = list(relevant)
         run.answers = [result.answered.model_copy(update={"generation": p, "generations": [p]}) for p in run.scope]
-        lacking = [
-            _Attempts(
-                profile=p,
-                refusal=f"nothing in scope for {self._labels[p]} answers the question",
-                missing=f"{self._labels[p]} content that answers: {run.question}",
-            )
-            for p in pool if p not in relevant
-        ]
-        run.refusal, issue = self._refusal(run.question, lacking, run.retrievals)
-        run.gap_issues += [issue] if issue else []
-        others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
-        run.not_used = f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+        self._name_the_unanswered(run, [self._lacking(p, run.question) for p in pool if p not in relevant])
         return True
+
+    def _lacking(self, profile: str, question: str) -> _Attempts:
+        """A build of the pool whose content has nothing on the question."""
+        label = self._labels[profile]
+        return _Attempts(
+            profile=profile,
+            refusal=f"nothing in scope for {label} answers the question",
+            missing=f"{label} content that answers: {question}",
+        )
+
+    def _name_the_unanswered(self, run: _Ask, refused: list[_Attempts]) -> None:
+        """An answer for some builds of the pool: the others are named in the refusal (a gap issue
+        where their content could answer), and what was left out says whose content that was."""
+        if refused:
+            run.refusal, issue = self._refusal(run.question, refused, run.retrievals)
+            run.gap_issues += [issue] if issue else []
+        others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
+        run.not_used = (
+            f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
+            if others else ""
+        )
 
     def _offer_choices(self, run: _Ask, pool: list[str], relevant: list[str]) -> None:
         reading, resolution, retrievals = run.reading, run.resolution, run.retrievals
@@ -509,21 +519,9 @@ class AnswerEngine:
         run.scope = answered
         run.answers = [tried[p].answered for p in answered]
         refused = [tried[p] for p in offered if p not in answered] + [
-            _Attempts(
-                profile=p,
-                refusal=f"nothing in scope for {self._labels[p]} answers the question",
-                missing=f"{self._labels[p]} content that answers: {run.question}",
-            )
-            for p in pool if p not in offered
+            self._lacking(p, run.question) for p in pool if p not in offered
         ]
-        if refused:
-            run.refusal, issue = self._refusal(run.question, refused, run.retrievals)
-            run.gap_issues += [issue] if issue else []
-        others = [self._labels[p.name] for p in self.profiles if p.name not in run.scope]
-        run.not_used = (
-            f"Content profiled only for {_join(others)}: out of scope for this question, excluded on purpose."
-            if others else ""
-        )
+        self._name_the_unanswered(run, refused)
         return True
 
     def _selected_as_if_named(self, run: _Ask, profile: str) -> tuple[list | _Attempts, GenerationAnswer | None]:

@@ -834,7 +834,7 @@ class OfflineExtractive:
             if u.text not in rejected and not any(answer in u.text for answer in rejected_answers if answer)
         ]
         fitting = [(s, u) for s, u in scored if _kind_fits(asked, u)]
-        if asked.titles and fitting and not self._sends_onward(request, asked, fitting[0][1]):
+        if asked.titles and fitting and not self._sends_onward(request, fitting[0][1]):
             fitting = []
         if not fitting and asked.kind in _PIECE_KINDS:
             # Nothing in scope states a number, a value or the names asked for: abstain rather than
@@ -873,8 +873,7 @@ class OfflineExtractive:
             calls=1,
         )
 
-
-    def _sends_onward(self, request: GenerationRequest, asked: Asked, unit: Unit) -> bool:
+    def _sends_onward(self, request: GenerationRequest, unit: Unit) -> bool:
         """A reference question ("which topic does the note on X send me to?") describes a passage:
         the one every other signal ranks first. It is answered only where that passage (its unit)
         names another topic; a build that dropped the link still has the passage, and another

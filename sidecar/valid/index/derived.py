@@ -47,7 +47,7 @@ class Derived(BaseModel):
         "None in releases built before it was stored.",
     )
 
-    def to_vocabulary(self, titles=frozenset()):
+    def to_vocabulary(self, titles: Iterable[str] = ()):
         """The lookup object; `titles` (the release's chunk titles) are read from its store, not kept here."""
         from valid.answer.abbreviations import Abbreviations
         from valid.answer.vocabulary import Vocabulary, is_command_name
