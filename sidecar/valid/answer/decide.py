@@ -69,6 +69,7 @@ from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
 from valid.answer.choices import has_own, nearer_left_out, shared_chunks, shared_only, undominated
+from valid.index.variants import masked, profile_names
 from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
 from valid.answer.domain import doc_terms, foreign_terms
@@ -213,6 +214,12 @@ class AnswerEngine:
         self.version_order = tuple(version_order)
         self._catalog: Catalog | None = None
         self._generation_names = generation_names(self.profiles)
+        # Each build's own names (labels, and the names the export ties to it): masked, they tell a
+        # build's copy of a text from content that differs (valid.index.variants).
+        header = getattr(release, "header", None)
+        self._own_names = (
+            profile_names(header) if header is not None else {p.name: frozenset(p.labels) for p in self.profiles}
+        )
         require_price(generator.model)  # no question is ever answered without a price to log
 
     # -- public ------------------------------------------------------------------------------
@@ -504,7 +511,9 @@ class AnswerEngine:
         same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
         names = {p.name: p.labels for p in self.profiles}  # a build's own name is no difference
         asked = frozenset(text_terms(run.question))
-        if not agree(list(said.values()), by_line, names, asked) or same_chunks:
+        if not agree(list(said.values()), by_line, names, asked):
+            return False
+        if same_chunks and not self._copies_of_one_text(said):
             return False
         tried = {
             p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
@@ -523,6 +532,25 @@ class AnswerEngine:
         ]
         self._name_the_unanswered(run, refused)
         return True
+
+    def _copies_of_one_text(self, said: Mapping[str, GenerationAnswer]) -> bool:
+        """Each build quotes its own variant of the same chunks (`<id>~<profiles>`, never one chunk
+        they share), and the variants are one text once each build's own names are masked (as the
+        index masks name-only variants): the export split them only where a key resolves to each
+        product's name, so each build's reader is told the same thing from that build's own copy.
+        Variants that differ in anything else (an options table with a row more) are not."""
+        cites = {p: [s.cite for s in a.steps] for p, a in said.items()}
+        ids = [c for cited in cites.values() for c in cited]
+        if len(set(ids)) != len(ids):
+            return False  # one chunk quoted for two builds: shared text, not a build's own copy
+        texts = {c.id: c.text for c in self.release.get_chunks(ids)}
+        if len(texts) != len(ids):
+            return False
+        copies = [
+            {masked(texts[cited[i]], self._own_names.get(p, ())) for p, cited in cites.items()}
+            for i in range(len(next(iter(cites.values()))))
+        ]
+        return all(len(copy) == 1 for copy in copies)
 
     def _selected_as_if_named(self, run: _Ask, profile: str) -> tuple[list | _Attempts, GenerationAnswer | None]:
         """What the reader would get after choosing `profile` (scope resolved with it named): its
