@@ -319,7 +319,9 @@ REFERENCE = cue(
     "is another topic's title, as the writers' link shows it. The place is what is asked ('which topic … refers "
     "to', 'refers me to a topic'), not a word beside it ('referenced topic titles', 'links to the head of a page')",
     r"\b(?:which|what)\s+(?:other\s+)?{place}\b{within}\b(?:{verb}|links?\s+to\b|referenc(?:e|es|ed)\b)|"
-    r"\b(?:{verb}){within}\b(?:an?|one|two|three|some|another|other)\s+(?:[\w-]+\s+)?{place}\b|"
+    # "It points me to a topic about limits. Which one?": the place is then asked by a "which".
+    r"\b(?:{verb}){within}\b(?:an?|one|two|three|some|another|other)\s+(?:[\w-]+\s+)?{place}\b"
+    r"(?=.*\bwhich\s+(?:one|ones|is\s+it|are\s+they|{place})\b)|"
     r"\bwhere\s+(?:does|do|did)\s+(?:it|they|the\s+[\w-]+(?:\s+[\w-]+){{0,3}})\s+(?:point|send|refer|direct)\s+(?:me|us|you|readers?)\b"
     .format(
         place=r"(?:topics?|sections?|pages?|chapters?)",
@@ -329,11 +331,13 @@ REFERENCE = cue(
     ["Which topic does the upgrade note refer to for the allowed values?",
      "The entry points me to a page about limits. Which one?", "Where do the release notes send me for details?",
      "Which section do they link to for the setup?", "which chapter does it reference for tuning?",
-     "Which topic do the 2.3 notes send me to?", "The note refers to two topics for more. Which ones?"],
+     "Which topic do the 2.3 notes send me to?", "The note refers to two topics for more. Which ones?",
+     "The change points to two pages. Which are they?"],
     ["Which page size does the table use?", "How do I point the client to the server?", "How do I link two topics?",
      "What does the topic say about ports?", "Which section of the file holds the key?",
      "How many threads compute referenced topic titles?", "Which parameter adds font links to the head of every page?",
-     "Can I use one page of a PDF file as an image, and how do I reference it?"],
+     "Can I use one page of a PDF file as an image, and how do I reference it?",
+     "My link points to a topic with a short description. What does the build add to the link?"],
 )
 AVAILABILITY = cue(
     "availability", "asks whether something exists for a build; 'still' only beside a word of having or using "
