@@ -339,6 +339,15 @@ REFERENCE = cue(
      "Can I use one page of a PDF file as an image, and how do I reference it?",
      "My link points to a topic with a short description. What does the build add to the link?"],
 )
+KEYS = cue(
+    "keys", "asks for a keyboard shortcut: the value is a key combination ('Ctrl + E'), whatever else the question "
+    "calls the action",
+    r"(?<!desktop\s)\b(?:keyboard\s+)?shortcuts?\b|\bhot\s*keys?\b|\bkey\s+(?:combination|binding|stroke)s?\b|"
+    r"\bkeystrokes?\b|\bfrom\s+the\s+keyboard\b|\b(?:which|what)\s+keys\b|\bbound\s+to\s+(?:the\s+same\s+)?keys\b",
+    ["What's the shortcut to wrap the selection in an element?", "surround with tags keyboard shortcut",
+     "How do I open the tool from the keyboard?", "Which keys close the editor?", "Is it bound to the same keys in both?"],
+    ["Which key does the license use?", "Create a desktop shortcut for the installer", "What is the primary key of the table?"],
+)
 AVAILABILITY = cue(
     "availability", "asks whether something exists for a build; 'still' only beside a word of having or using "
     "('can I still use X'), not before any verb ('will the agent still start?')",
