@@ -348,6 +348,16 @@ KEYS = cue(
      "How do I open the tool from the keyboard?", "Which keys close the editor?", "Is it bound to the same keys in both?"],
     ["Which key does the license use?", "Create a desktop shortcut for the installer", "What is the primary key of the table?"],
 )
+MENU = cue(
+    "menu", "asks where an action is in the menus: the value is a menu path, as a menu cascade shows it "
+    "('Tools > Generate/Convert Schema') or a menu named ('from the Navigation menu'); not an item of a menu "
+    "the question names ('which Help menu action'), whose value is the item's name",
+    r"\b(?:which|what)\s+menu\b|\bmenu\s+path\b|\bwhere\b[^?.]*\bmenus?\b",
+    ["Which menu has the JSON to XML action?", "which menu item jumps to a line?",
+     "Where is Find All Elements in the plugin's menus?", "Menu path to the preferences?"],
+    ["How do I customize the toolbar?", "Can I hide the menu bar?", "What does the contextual menu show?",
+     "Which Help menu item opens the help topics?"],
+)
 AVAILABILITY = cue(
     "availability", "asks whether something exists for a build; 'still' only beside a word of having or using "
     "('can I still use X'), not before any verb ('will the agent still start?')",

@@ -57,6 +57,9 @@ _NEGATION = re.compile(
 # A key combination as UI documentation writes it: modifiers joined by "+" ("Ctrl + Shift + E",
 # "Alt+F7"), or a function key alone ("F2").
 _KEY_COMBINATION = re.compile(r"\b(?:Ctrl|Control|Alt|Shift|Cmd|Command|Meta|Option|Fn|Win)\s*\+\s*\S|\bF(?:[1-9]|1[0-2])\b")
+# A place in the menus: a menu cascade as DITA renders <menucascade> ("Options > Preferences"), or a
+# menu named ("from the Navigation menu").
+_MENU_PATH = re.compile(r"\w[^\s>]*\s+>\s+\w|\b[A-Z][\w/-]*\s+(?:sub)?menu\b")
 # Paths, URLs and file names: ~/.config/app/config.toml, /var/log/x.log, https://…, startup.sh.
 _PATH = re.compile(r"(?:https?://|~/|\.{0,2}/)[\w.~/-]+|\b[\w-]+(?:/[\w.-]+)+|\b[\w-]{2,}\.[a-z]{2,4}\b(?!\.\w)")
 _PLACEHOLDER = re.compile(r"\$\{?\w+\}?|<[^>\s]+>|\byour-[\w-]+")
@@ -284,6 +287,7 @@ class Asked:
     sub_questions: tuple[str, ...] = ()  # the questions it asks, in order (the reading's)
     titles: frozenset[str] = frozenset()  # asks which topic a passage sends the reader to: the doc set's titles
     keys: bool = False  # asks for a keyboard shortcut: the value is a key combination
+    menu: bool = False  # asks where an action is in the menus: the value is a menu path
 
     def without_names(self, text: str) -> str:
         return self.names.sub(_unless_another_product, text) if self.names is not None else text
@@ -336,6 +340,7 @@ def read_question(request: GenerationRequest, vocabulary=(), titles: frozenset[s
         sub_questions=reading.sub_questions,
         titles=titles if reading.reference else frozenset(),
         keys=reading.keys,
+        menu=reading.menu,
     )
 
 
@@ -395,9 +400,12 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
         # Which topic the passage sends the reader to: it names another topic by its title, as a
         # cross-reference shows it. A build that dropped the link says nothing that answers.
         return about and any(title != topic for title in named_titles(piece, asked.titles))
-    if kind == "value" and asked.keys:
-        # A shortcut is stated as a key combination ("Surround with Tags (Ctrl + E)").
-        return about and bool(_KEY_COMBINATION.search(text))
+    if kind == "value" and (asked.keys or asked.menu):
+        # A shortcut is stated as a key combination ("Surround with Tags (Ctrl + E)"), a place in
+        # the menus as a menu cascade ("Tools > Generate/Convert Schema") or a menu named.
+        return about and bool(
+            asked.keys and _KEY_COMBINATION.search(text) or asked.menu and _MENU_PATH.search(text)
+        )
     if kind == "value" and asked.location:
         # A path, file or URL. Whether it is the one asked about is for the ranking to say: the
         # sentence stating it ("The configuration file is /etc/…") often shares no word with the

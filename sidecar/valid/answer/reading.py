@@ -61,6 +61,7 @@ class Reading(BaseModel):
     location: bool = False  # a where-question: the value is a path, a file or a URL
     reference: bool = False  # which topic a passage sends the reader to: the value is a topic's title (cues.REFERENCE)
     keys: bool = False  # a keyboard shortcut: the value is a key combination (cues.KEYS)
+    menu: bool = False  # where an action is in the menus: the value is a menu path (cues.MENU)
     wants_code: bool = False  # the value asked for is a command or code
     lifecycle: bool = False  # whether a thing still works, is going away or was removed
     asks_status: bool = False  # outright whether it is deprecated or removed
@@ -104,13 +105,15 @@ def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = ())
     reference = cues.REFERENCE.holds(question)
     # "How do I open the tool from the keyboard?": whatever the wording, a shortcut is a value.
     keys = cues.KEYS.holds(question)
+    menu = cues.MENU.holds(question)
     return Reading(
         question=question,
-        kind="value" if reference or keys else question_kind(said),
+        kind="value" if reference or keys or menu else question_kind(said),
         sub_questions=tuple(asks(question)),
         location=asks_where(question),
         reference=reference,
         keys=keys,
+        menu=menu,
         wants_code=asks_for_code(question),
         lifecycle=asks_lifecycle(question),
         asks_status=asks_status(question),

@@ -1,8 +1,9 @@
 """A question asking for a keyboard shortcut, however it says so ("which keys", "from the
-keyboard", "bound to the same keys"), asks for a value that is a key combination; the offline
-answerer answers with the unit that states one for what was asked, not with a sentence about the
-action that names no keys, and abstains where the build's content has none (issue 25: the Oxygen
-guide's shortcut questions). Pure: hand-made chunks, no index."""
+keyboard", "bound to the same keys"), asks for a value that is a key combination; one asking where
+an action is in the menus asks for a menu path (a menu cascade, "Tools > Generate/Convert Schema",
+or a menu named). The offline answerer answers with the unit that states one for what was asked,
+not with a sentence about the action, and abstains where the build's content has none (issue 25:
+the Oxygen guide's shortcut and menu questions). Pure: hand-made chunks, no index."""
 
 import pytest
 
@@ -54,3 +55,23 @@ def test_content_that_names_the_action_without_keys_does_not_answer_a_shortcut_q
 def test_a_desktop_shortcut_or_a_primary_key_is_no_keyboard_shortcut():
     assert not read("How do I create a desktop shortcut for the installer?").keys
     assert not read("What is the primary key of the table?").keys
+
+
+MENUS = (
+    "Signing XML documents\n"
+    "The signing tools create a digital signature for an XML document using a certificate.\n"
+    "To sign a document, go to Tools > XML Signing Tools > Sign and choose the certificate.\n"
+    "The Sign dialog box lets you set the canonicalization algorithm."
+)
+
+
+def test_a_question_about_where_an_action_is_in_the_menus_is_answered_with_its_menu_path():
+    question = "Where is the Sign action in the menus?"
+    assert read(question).menu and read(question).kind == "value"
+    said = draft(question, MENUS)
+    assert "Tools > XML Signing Tools > Sign" in said.answer, said.answer
+
+
+def test_an_item_of_a_menu_the_question_names_is_not_asked_as_a_menu_path():
+    # "Which Help menu action reports a problem?" asks for the action's name, not where it is.
+    assert not read("Which Help menu action reports a problem?").menu
