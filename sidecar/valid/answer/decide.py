@@ -412,6 +412,12 @@ class AnswerEngine:
             return False
         if not shared_only({p: run.retrievals[p] for p in relevant}, relevant, self.owned):
             return False
+        # A build left out is nearer the question in meaning than all of them (its content was judged
+        # not to answer by a term it lacks): the question may be about that build's topic, and the
+        # text these builds share only the next best match. The reader chooses.
+        nearest = max(run.retrievals[p].best_similarity or 0.0 for p in relevant)
+        if any((run.retrievals[p].best_similarity or 0.0) > nearest for p in pool if p not in relevant):
+            return False
         chunks = shared_chunks(run.retrievals, relevant)
         result = self._loop(
             run.question, list(relevant), chunks, run.stages, key="*", matched=run.resolution.matched,
