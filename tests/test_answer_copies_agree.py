@@ -6,10 +6,7 @@ where the line quoted is the same: the reader chooses. Real release: the small C
 export, embedded Chroma, FTS5."""
 
 import pytest
-from fixtures.answer.export import build_export
-from fixtures.answer.index import build_state
-
-from valid.answer.wiring import open_engine
+from fixtures.answer.index import engine_over
 
 COPIES = [
     ("monitor.dita#monitor/body~v5p", "Monitoring agent", "body", ["v5p"],
@@ -28,8 +25,7 @@ COPIES = [
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    state = build_state(tmp_path_factory.mktemp("copies"), build_export(extra=COPIES))
-    with open_engine(state, log=False, gap_issues=False) as opened:
+    with engine_over(tmp_path_factory.mktemp("copies"), COPIES) as opened:
         yield opened
 
 

@@ -5,10 +5,7 @@ products): answered once for the builds that have it, the others named as lackin
 reader still chooses. Real release: the small Cloud TPU-shaped export, embedded Chroma, FTS5."""
 
 import pytest
-from fixtures.answer.export import build_export
-from fixtures.answer.index import build_state
-
-from valid.answer.wiring import open_engine
+from fixtures.answer.index import engine_over
 
 QUEUED = [
     ("queued.dita#queued/body", "Queued resources", "body", ["v5p", "v6e"],
@@ -26,8 +23,7 @@ QUESTION = "How long does a queued resource request wait in the queue by default
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    state = build_state(tmp_path_factory.mktemp("shared-by-some"), build_export(extra=QUEUED))
-    with open_engine(state, log=False, gap_issues=False) as opened:
+    with engine_over(tmp_path_factory.mktemp("shared-by-some"), QUEUED) as opened:
         yield opened
 
 
@@ -64,8 +60,7 @@ NEARER_ELSEWHERE = [
 
 @pytest.fixture(scope="module")
 def nearer_engine(tmp_path_factory):
-    state = build_state(tmp_path_factory.mktemp("nearer-elsewhere"), build_export(extra=NEARER_ELSEWHERE))
-    with open_engine(state, log=False, gap_issues=False) as opened:
+    with engine_over(tmp_path_factory.mktemp("nearer-elsewhere"), NEARER_ELSEWHERE) as opened:
         yield opened
 
 
