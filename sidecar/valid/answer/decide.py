@@ -519,7 +519,7 @@ class AnswerEngine:
         asked = frozenset(text_terms(run.question))
         if not agree(list(said.values()), by_line, names, asked):
             return False
-        if same_chunks and not self._copies_of_one_text(said):
+        if same_chunks and not self._copies_of_one_text(said, {p: chunks for p, (chunks, _) in selected.items()}):
             return False
         tried = {
             p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
@@ -539,18 +539,19 @@ class AnswerEngine:
         self._name_the_unanswered(run, refused)
         return True
 
-    def _copies_of_one_text(self, said: Mapping[str, GenerationAnswer]) -> bool:
+    def _copies_of_one_text(self, said: Mapping[str, GenerationAnswer], evidence: Mapping[str, Sequence]) -> bool:
         """Each build quotes its own variant of the same chunks (`<id>~<profiles>`, never one chunk
         they share), and the variants are one text once each build's own names are masked (as the
         index masks name-only variants): the export split them only where a key resolves to each
         product's name, so each build's reader is told the same thing from that build's own copy.
-        Variants that differ in anything else (an options table with a row more) are not."""
+        Variants that differ in anything else (an options table with a row more) are not. The texts
+        are the builds' own evidence (`evidence`: each build's chunks its selection read)."""
         cites = {p: [s.cite for s in a.steps] for p, a in said.items()}
         ids = [c for cited in cites.values() for c in cited]
         if len(set(ids)) != len(ids):
             return False  # one chunk quoted for two builds: shared text, not a build's own copy
-        texts = {c.id: c.text for c in self.release.get_chunks(ids)}
-        if len(texts) != len(ids):
+        texts = {c.id: c.text for p in said for c in evidence[p]}
+        if not all(i in texts for i in ids):
             return False
         copies = [
             {masked(texts[cited[i]], self._own_names.get(p, ())) for p, cited in cites.items()}

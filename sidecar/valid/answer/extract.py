@@ -403,9 +403,8 @@ def _piece_fits(asked: Asked, piece: str, code: tuple[str, ...] = (), topic: str
     if kind == "value" and (asked.keys or asked.menu):
         # A shortcut is stated as a key combination ("Surround with Tags (Ctrl + E)"), a place in
         # the menus as a menu cascade ("Tools > Generate/Convert Schema") or a menu named.
-        return about and bool(
-            asked.keys and _KEY_COMBINATION.search(text) or asked.menu and _MENU_PATH.search(text)
-        )
+        shapes = [shape for wanted, shape in ((asked.keys, _KEY_COMBINATION), (asked.menu, _MENU_PATH)) if wanted]
+        return about and any(shape.search(text) for shape in shapes)
     if kind == "value" and asked.location:
         # A path, file or URL. Whether it is the one asked about is for the ranking to say: the
         # sentence stating it ("The configuration file is /etc/…") often shares no word with the
