@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from valid.audit.owned import base_id
 from valid.answer.models import RetrievalOutcome
 from valid.answer.tuning import BUILT_IN, Tuning
 
 # The question is about shared content only when, for every value, the first SHARED_DEPTH fused
 # chunks are shared by every value and hold no owned value.
 SHARED_DEPTH = 3
+# Variants embedded as one text score the same to the last bits; a float's rounding is the only slack.
+_SAME_VECTOR = 1e-6
 # The floors and margins of offering a value (choice_floor, dominance_*) are the engine's Tuning
 # (valid.answer.tuning), which documents their calibration.
 
@@ -78,6 +81,32 @@ def shared_only(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str], ow
             if topic_differs(chunk, listed, everyone):
                 return False
     return True
+
+def nearest_passage_builds(
+    retrievals: Mapping[str, RetrievalOutcome], pool: Sequence[str], profiles: Sequence[str], margin: float
+) -> list[str]:
+    """The builds of the pool that keep the passage nearest the question in meaning, when every other
+    build's nearest passage is at least `margin` further from it: the writers profiled the topic the
+    question is about for those builds, and the rest only have something else. A passage is one chunk
+    or its variants that differ only by each build's name (`<id>~<profiles>`, embedded by the index
+    as one text: one identity, one vector). Empty when no passage stands out so, or every build keeps it."""
+    nearest = [(hit.score, hit.chunk_id) for p in pool for hit in retrievals[p].channels.get("vector", [])[:1]]
+    if not nearest:
+        return []
+    score, chunk_id = max(nearest)
+    identity = base_id(chunk_id, profiles)
+    holders = [
+        p for p in pool
+        if any(
+            base_id(hit.chunk_id, profiles) == identity and abs(hit.score - score) <= _SAME_VECTOR
+            for hit in retrievals[p].channels.get("vector", [])
+        )
+    ]
+    others = [retrievals[p].best_similarity or 0.0 for p in pool if p not in holders]
+    if not others or score - max(others) < margin:
+        return []
+    return holders
+
 
 def shared_chunks(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]):
     """Chunks in scope for every generation of the pool, best rank in any generation's list first."""

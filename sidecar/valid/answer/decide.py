@@ -68,7 +68,7 @@ from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
-from valid.answer.choices import has_own, nearer_left_out, shared_chunks, shared_only, undominated
+from valid.answer.choices import has_own, nearer_left_out, nearest_passage_builds, shared_chunks, shared_only, undominated
 from valid.index.variants import masked, profile_names
 from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
@@ -366,8 +366,23 @@ class AnswerEngine:
             self._refuse_no_content(run)
         elif len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
             self._answer_shared(run, pool)
-        elif not self._answered_shared_by_those_with_content(run, pool, relevant):
+        elif not (
+            self._answered_shared_by_those_with_content(run, pool, relevant)
+            or self._answered_shared_by_those_with_content(run, pool, self._keeping_the_nearest(run, pool, relevant))
+        ):
             self._offer_choices(run, pool, relevant)
+
+    def _keeping_the_nearest(self, run: _Ask, pool: list[str], relevant: list[str]) -> list[str]:
+        """The builds that keep the passage nearest the question in meaning, clearly nearer (the
+        tuning's dominance_similarity) than anything the others keep, when each of them has content
+        that answers: the question is about a topic written for those builds. Empty otherwise, and when
+        they are the relevant builds already tried."""
+        holders = nearest_passage_builds(
+            run.retrievals, pool, [p.name for p in self.profiles], self.tuning.dominance_similarity
+        )
+        if sorted(holders) == sorted(relevant) or not set(holders) <= set(relevant):
+            return []
+        return holders
 
     def _refuse_no_content(self, run: _Ask) -> None:
         question = run.question
