@@ -32,8 +32,9 @@ REPO = Path(__file__).resolve().parent.parent
 UNANSWERABLE = ("absent", "out-of-domain")
 
 
-def record(trapset: str, state: str, selector: str = "rules"):
-    """(trap question, request) for every request the offline answerer gets on the dev half."""
+def record(trapset: str, state: str, selector: str = "rules", split: str | None = "dev"):
+    """(trap question, request) for every request the offline answerer gets on the `split` half
+    (every question when None)."""
     from valid.answer import open_engine
     from valid.answer.extract import OfflineExtractive
     from valid.evaluate.trapset import load_trapset, select_split
@@ -46,7 +47,8 @@ def record(trapset: str, state: str, selector: str = "rules"):
             seen.append((current[0], request))
             return super().generate(request)
 
-    questions = select_split(load_trapset(trapset), "dev")
+    questions = load_trapset(trapset)
+    questions = select_split(questions, split) if split else questions
     with open_engine(state, generator=Recording(selector=selector), log=False, gap_issues=False) as engine:
         for question in questions:
             current[0] = question
@@ -136,7 +138,9 @@ RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", action="append", required=True, metavar="TRAPSET=STATE")
+    parser.add_argument("--set", action="append", required=True, metavar="TRAPSET=STATE", help="a trap set's dev half")
+    parser.add_argument("--seen", action="append", default=[], metavar="TRAPSET=STATE",
+                        help="every question of a blind round whose first run is reported: dev material from then on")
     parser.add_argument("--l2", type=float, default=30.0, help="L2 strength on standardised features (default 30: "
                         "best of 1, 10, 30, 100, 300 fitted on two trap sets and judged on the third)")
     parser.add_argument("--crossed", action="store_true", help="also fit the element kind crossed with what is asked "
@@ -151,9 +155,9 @@ def main() -> None:
     if args.examples and Path(args.examples).is_file():
         examples, requests = pickle.loads(Path(args.examples).read_bytes())
     else:
-        for pair in args.set:
+        for pair, split in [(p, "dev") for p in args.set] + [(p, None) for p in args.seen]:
             trapset, state = pair.split("=", 1)
-            recorded, vectors = record(trapset, state)
+            recorded, vectors = record(trapset, state, split=split)
             more, reqs = examples_of(recorded, vectors, offset=len(requests))
             examples += more
             requests += reqs
@@ -181,6 +185,7 @@ def main() -> None:
             answerable_kept=f"{kept}/{n_ok}", unanswerable_refused=f"{refused}/{n_bad}",
         ),
         command="python3 bench/fit_selection.py " + " ".join(f"--set {_shown(p.split('=', 1)[0])}=STATE" for p in args.set)
+        + "".join(f" --seen {_shown(p.split('=', 1)[0])}=STATE" for p in args.seen)
         + (f" --l2 {args.l2:g}" if args.l2 != 30.0 else "") + (" --crossed" if args.crossed else ""),
     )
     text = json.dumps(stored.model_dump(mode="json"), indent=1) + "\n"

@@ -120,6 +120,25 @@ def test_the_answerer_uses_the_shipped_weights_and_changing_one_changes_which_un
     assert first({**shipped.weights, "chunk_rank": -200.0}) == "b"
 
 
+def test_the_hand_set_product_is_a_feature_the_fit_weighs_beside_the_general_signals():
+    request = _request(
+        "How many chips does a v5p VM have?",
+        _chunk("Each v5p VM has 4 chips.", "a"),
+        _chunk("A v5p pod has up to 8960 chips in one slice.", "b", title="Pods"),
+    )
+    _, candidates = unit_candidates(request)
+    rules = OfflineExtractive(selector="rules").rank_units(request)
+    best = max(candidates, key=lambda c: c.features["rules"])
+    # The unit the rules rank first is the one whose product is the request's best (gap 0).
+    assert (best.unit.chunk_id, best.unit.position) == (rules[0][1].chunk_id, rules[0][1].position)
+    assert best.features["rules_gap"] == 0.0 and all(c.features["rules_gap"] <= 0.0 for c in candidates)
+    # The product reads the engine's tuning: a weight moved moves the feature.
+    from valid.answer.tuning import Tuning
+
+    _, moved = unit_candidates(request, tuning=Tuning(kind_fit=3.0))
+    assert [c.features["rules"] for c in moved] != [c.features["rules"] for c in candidates]
+
+
 def test_a_question_whose_best_unit_is_below_the_floor_is_refused():
     request = _request("How many chips does a v5p VM have?", _chunk("Each v5p VM has 4 chips.", "a"))
     model = SelectionModel({"kind_fits": 1.0}, bias=0.0)

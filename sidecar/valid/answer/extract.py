@@ -51,6 +51,8 @@ TERM_MAX = 80  # a list item up to this long, not ending a sentence, is a term t
 FLAG_VALUE_FIT = 3.0  # a value question naming a flag: the unit sets that flag to a concrete value
 PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one phrase
 LIFECYCLE_FIT = 3.0  # a unit saying a thing is deprecated or removed, for "will it keep working?"
+# Profiled content (in scope for fewer builds than the request) counts for this much more (the rules' product).
+SPECIFIC_BOOST = 1.5
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|unsupported|removed|unavailable|none)\b", re.I
 )
@@ -601,10 +603,12 @@ BM25_B = 0.75
 
 
 def unit_candidates(
-    request: GenerationRequest, vectors: UnitVectorSource | None = None, compound_part_weight: float = BUILT_IN.compound_part_weight,
-    titles: frozenset[str] = frozenset(),
+    request: GenerationRequest, vectors: UnitVectorSource | None = None, tuning: Tuning = BUILT_IN,
+    titles: frozenset[str] = frozenset(), specific_boost: float = SPECIFIC_BOOST,
 ) -> tuple[Asked, list[Candidate]]:
-    """Every unit of the request's chunks with its signals and features, in chunk and document order."""
+    """Every unit of the request's chunks with its signals and features, in chunk and document order.
+    The features include the hand-set product of the tuning's weights (`_rules_score`), as its
+    logarithm and against the request's best: the fitted model weighs it beside the general signals."""
     chunks = {chunk.id: chunk for chunk in request.chunks}
     units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
     unit_terms = [terms(unit_input(u)) for u in units]
@@ -656,7 +660,7 @@ def unit_candidates(
         # The chunk's title says what a bare statement is about: "Default: 0 (unlimited)" under
         # "MEM_LIMIT Query Option" is MEM_LIMIT's default, as much as a sentence naming it.
         held += [a for a in in_title if a not in held]
-        strength = word_weights(evidence, compound_part_weight)
+        strength = word_weights(evidence, tuning.compound_part_weight)
         candidate = Candidate(
             unit=unit,
             features={},
@@ -680,10 +684,12 @@ def unit_candidates(
         )
         crumbs = crumb_terms[unit.chunk_id] | title_terms[unit.chunk_id]
         features = _features(asked, candidate, cosines[index], bm25, len(crumbs & wanted) / max(len(wanted), 1))
+        features["rules"] = math.log(_rules_score(candidate, specific_boost, asked, tuning))
         out.append(replace(candidate, features=features))
     _relative(out, "cosine", "cosine_gap", lambda best, x: x - best)
     _relative(out, "bm25", "bm25_share", lambda best, x: x / best if best > 0 else 0.0)
     _relative(out, "lexical", "lexical_share", lambda best, x: x / best if best > 0 else 0.0)
+    _relative(out, "rules", "rules_gap", lambda best, x: x - best)
     return asked, out
 
 
@@ -781,7 +787,7 @@ class OfflineExtractive:
         self,
         max_steps: int = 3,
         keep_ratio: float = 0.6,
-        specific_boost: float = 1.5,
+        specific_boost: float = SPECIFIC_BOOST,
         *,
         tuning: Tuning = BUILT_IN,
         selector: str = DEFAULT_SELECTOR,
@@ -821,7 +827,7 @@ class OfflineExtractive:
         """The candidate units, best first, each with its score: the fitted model's probability
         (selector "fitted"), or the product of the hand-set weights (selector "rules")."""
         vectors = self.vectors if self.selector == "fitted" else None
-        asked, candidates = unit_candidates(request, vectors, self.tuning.compound_part_weight, self.titles)
+        asked, candidates = unit_candidates(request, vectors, self.tuning, self.titles, self.specific_boost)
         scored = []
         for candidate in candidates:
             if candidate.says_nothing:
