@@ -322,13 +322,15 @@ REFERENCE = cue(
     # "It points me to a topic about limits. Which one?": the place is then asked by a "which".
     r"\b(?:{verb}){within}\b(?:an?|one|two|three|some|another|other)\s+(?:[\w-]+\s+)?{place}\b"
     r"(?=.*\bwhich\s+(?:one|ones|is\s+it|are\s+they|{place})\b)|"
-    r"\bwhere\s+(?:does|do|did)\s+(?:it|they|the\s+[\w-]+(?:\s+[\w-]+){{0,3}})\s+(?:point|send|refer|direct)\s+(?:me|us|you|readers?)\b"
+    # The passage may be named by a long phrase ("the note saying UDFs can use primitive types"): one sentence.
+    r"\bwhere\s+(?:does|do|did)\s+(?:it|they|the\s+[^.?!]{{1,120}}?)\s+(?:point|send|refer|direct)\s+(?:me|us|you|readers?)\b"
     .format(
         place=r"(?:topics?|sections?|pages?|chapters?)",
         within=r"(?:[^.?!]|\.(?=\w))*",  # in one sentence ("the 2.3 notes" ends none)
         verb=r"(?:points?|pointed|refers?|referred|sends?|sent|directs?|directed)\s+(?:me|us|you|readers?|the\s+reader|to)\b",
     ),
     ["Which topic does the upgrade note refer to for the allowed values?",
+     "Where does the release note saying the daemons now accept a password command send me?",
      "The entry points me to a page about limits. Which one?", "Where do the release notes send me for details?",
      "Which section do they link to for the setup?", "which chapter does it reference for tuning?",
      "Which topic do the 2.3 notes send me to?", "The note refers to two topics for more. Which ones?",

@@ -362,11 +362,15 @@ class AnswerEngine:
         t = time.perf_counter()
         relevant = self._answerable_in(run.reading, relevant, pool, run.retrievals)
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
+        # Where a passage points is what an output may drop (a PDF build keeps the sentence, not its
+        # link): text the builds share does not show that each of them points there, so each build's
+        # own content is read (agreement, or the reader chooses).
+        shared = not run.reading.reference
         if not relevant:
             self._refuse_no_content(run)
-        elif len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
+        elif shared and len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
             self._answer_shared(run, pool)
-        elif not (
+        elif not shared or not (
             self._answered_shared_by_those_with_content(run, pool, relevant)
             or self._answered_shared_by_those_with_content(run, pool, self._keeping_the_nearest(run, pool, relevant))
         ):
