@@ -82,6 +82,7 @@ def shared_only(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str], ow
                 return False
     return True
 
+
 def nearest_passage_builds(
     retrievals: Mapping[str, RetrievalOutcome], pool: Sequence[str], profiles: Sequence[str], margin: float
 ) -> list[str]:

@@ -362,19 +362,24 @@ class AnswerEngine:
         t = time.perf_counter()
         relevant = self._answerable_in(run.reading, relevant, pool, run.retrievals)
         run.stages["answerable"] = run.stages.get("answerable", 0.0) + _ms(t)
-        # Where a passage points is what an output may drop (a PDF build keeps the sentence, not its
-        # link): text the builds share does not show that each of them points there, so each build's
-        # own content is read (agreement, or the reader chooses).
-        shared = not run.reading.reference
         if not relevant:
             self._refuse_no_content(run)
-        elif shared and len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
-            self._answer_shared(run, pool)
-        elif not shared or not (
-            self._answered_shared_by_those_with_content(run, pool, relevant)
-            or self._answered_shared_by_those_with_content(run, pool, self._keeping_the_nearest(run, pool, relevant))
-        ):
+        elif run.reading.reference or not self._answered_from_shared_text(run, pool, relevant):
+            # Where a passage points is what an output may drop (a PDF build keeps the sentence, not
+            # its link): text the builds share does not show that each of them points there, so each
+            # build's own content is read (agreement, or the reader chooses).
             self._offer_choices(run, pool, relevant)
+
+    def _answered_from_shared_text(self, run: _Ask, pool: list[str], relevant: list[str]) -> bool:
+        """Answered once from a text builds share: every build's (the pool's), or that of the builds
+        that alone have content on the question, or that of the builds keeping the passage nearest it.
+        False: nothing decided."""
+        if len(relevant) == len(pool) and shared_only(run.retrievals, pool, self.owned):
+            self._answer_shared(run, pool)
+            return True
+        return self._answered_shared_by_those_with_content(run, pool, relevant) or (
+            self._answered_shared_by_those_with_content(run, pool, self._keeping_the_nearest(run, pool, relevant))
+        )
 
     def _keeping_the_nearest(self, run: _Ask, pool: list[str], relevant: list[str]) -> list[str]:
         """The builds that keep the passage nearest the question in meaning, clearly nearer (the
