@@ -265,3 +265,37 @@ def test_a_product_family_named_by_part_of_its_names_leaves_the_products_holding
     assert resolve_scope("Which Oxygen products log in with SSO?", PRODUCTS).candidates == [
         "editor", "author", "feedback", "feedback-enterprise",
     ]
+
+
+# -- a build's name inside a longer name the doc set titles a topic with ---------------------------
+
+from valid.answer.scope import title_phrases  # noqa: E402
+
+WEB_AUTHOR = [
+    _software("webauthor", "Oxygen XML Web Author", "Web Author"),
+    _software("webauthor-customization", "Oxygen XML Web Author Customization Guide", "Web Author Customization Guide"),
+]
+TITLES = title_phrases(["Oxygen XML Web Author Test Server Add-on", "Installing Web Author", "Oxygen XML Editor SVN Client"])
+
+
+def test_a_name_running_on_into_a_longer_titled_name_names_that_thing_not_the_build():
+    question = "Is there a limit on how many browsers can use the local Web Author Test Server add-on?"
+    assert resolve_scope(question, WEB_AUTHOR).profiles == ["webauthor"]  # without the doc set's titles
+    assert resolve_scope(question, WEB_AUTHOR, None, TITLES).profiles == []
+    named = "Web Author Customization Guide: how many browsers can use the Web Author Test Server add-on?"
+    assert resolve_scope(named, WEB_AUTHOR, None, TITLES).profiles == ["webauthor-customization"]
+
+
+@pytest.mark.parametrize("question", [
+    "Oxygen XML Web Author: how many browsers may use the Web Author Test Server add-on?",  # named before it
+    "Web Author: Test Server questions",  # punctuation ends the name
+    "Is Web Author installed on Tomcat?",  # no capitalised word runs on
+])
+def test_the_build_is_still_named_where_its_name_stands_alone(question):
+    assert resolve_scope(question, WEB_AUTHOR, None, TITLES).profiles == ["webauthor"]
+
+
+def test_a_possessive_ends_the_name():
+    editor = [_software("editor", "Oxygen XML Editor")]
+    question = "Oxygen XML Editor's SVN Client preferences: is refresh on by default?"
+    assert resolve_scope(question, editor, None, title_phrases(["Oxygen XML Editor SVN Client"])).profiles == ["editor"]

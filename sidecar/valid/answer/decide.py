@@ -186,6 +186,8 @@ class AnswerEngine:
         # chooses, for any generator, what a value's content would answer (agreement, own content).
         vectors = UnitVectorSource.for_release(release, embedder)
         titles = self.vocabulary.titles
+        # A build's name inside a longer name the docs title a topic with names that thing (valid.answer.scope).
+        self._title_phrases = scoping.title_phrases(titles)
         if isinstance(generator, OfflineExtractive) and generator.vectors is None:
             generator = generator.bound(vectors, titles)
         self.generator = generator
@@ -288,7 +290,7 @@ class AnswerEngine:
     def resolve_scope(self, question: str, generation: str | None, stages: dict[str, float]) -> ScopeResolution:
         """Which generations the question is about (valid.answer.scope), timed as the `scope` stage."""
         clock = time.perf_counter()
-        resolution = scoping.resolve_scope(question, self.profiles, generation)
+        resolution = scoping.resolve_scope(question, self.profiles, generation, self._title_phrases)
         stages["scope"] = _ms(clock)
         return resolution
 

@@ -58,6 +58,7 @@ class _Word:
     raw: str  # as written, edge punctuation and possessive removed
     norm: str  # lower case, only letters and digits
     lower: str  # lower case, separators kept (for accelerator types)
+    runs_on: bool = False  # follows the word before with only spaces between (no punctuation)
 
 
 def _normalise(text: str) -> str:
@@ -66,14 +67,27 @@ def _normalise(text: str) -> str:
 
 def _words(question: str) -> list[_Word]:
     words = []
+    last_end, last_text = None, ""
     for match in _WORD.finditer(question):
-        raw = _POSSESSIVE.sub("", match.group(0))
+        text = match.group(0)
+        raw = _POSSESSIVE.sub("", text)
         raw = _EDGE_PUNCT.sub("", raw)
         raw = _POSSESSIVE.sub("", raw)
         if not raw:
             continue
-        words.append(_Word(raw=raw, norm=_normalise(raw), lower=raw.lower()))
+        # A possessive ends a name ("Oxygen XML Editor's SVN preferences"): what follows is the owner's.
+        runs_on = (
+            last_end is not None and question[last_end : match.start()].isspace()
+            and last_text[-1:].isalnum() and not _POSSESSIVE.search(last_text) and text[:1].isalnum()
+        )
+        words.append(_Word(raw=raw, norm=_normalise(raw), lower=raw.lower(), runs_on=runs_on))
+        last_end, last_text = match.end(), text
     return words
+
+
+def title_phrases(titles: Iterable[str]) -> tuple[str, ...]:
+    """The doc set's titles as `_names_a_longer_name` reads them: normalised words between spaces."""
+    return tuple(sorted({" " + " ".join(w.norm for w in _words(t)) + " " for t in titles}))
 
 
 def _vocabulary(profiles: Sequence[ProfileInfo]) -> dict[str, str]:
@@ -138,18 +152,21 @@ class _Named:
 
 
 def resolve_scope(
-    question: str, profiles: Sequence[ProfileInfo], generation: str | Iterable[str] | None = None
+    question: str, profiles: Sequence[ProfileInfo], generation: str | Iterable[str] | None = None,
+    titles: Sequence[str] = (),
 ) -> ScopeResolution:
     """The profiles a question names (plus any explicit generation), and the words that matched.
 
     `generation` is a reader's explicit choice (CLI `--generation`, HTTP parameter); it is validated
-    against the profiles and added to what the question names.
+    against the profiles and added to what the question names. `titles`: the doc set's titles as
+    `title_phrases` gives them, so that a build's name inside a longer name the docs title a topic
+    with does not name the build.
     """
     order = {p.name: i for i, p in enumerate(profiles)}
     names = profile_names(profiles)
     words = _words(question)
     named = _Named()
-    used = _names_and_labels(words, profiles, names, named)
+    used = _names_and_labels(words, profiles, names, named, titles)
     for profile, text in ids_in_code_form(question, names):
         named.add(profile, text)
     naming = naming_pattern(profiles)
@@ -182,13 +199,19 @@ def resolve_scope(
     )
 
 
-def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names, named: _Named) -> list[bool]:
+def _names_and_labels(
+    words: list[_Word], profiles: Sequence[ProfileInfo], names, named: _Named, titles: Sequence[str] = ()
+) -> list[bool]:
     """The names and labels the words spell (the longest window of whole words first), accelerator
     and machine types, and one-letter slips in long labels; which words were used for them."""
     used = [False] * len(words)
     i = 0
     while i < len(words):
         hit = longest_name(words, i, names.exact)
+        if hit and _names_a_longer_name(words, i, hit[0], titles):
+            used[i : i + hit[0]] = [True] * hit[0]  # the name of a thing the docs document, not a build
+            i += hit[0]
+            continue
         if hit:
             size, profile = hit
             named.add(profile, " ".join(w.raw for w in words[i : i + size]))
@@ -206,6 +229,20 @@ def _names_and_labels(words: list[_Word], profiles: Sequence[ProfileInfo], names
             used[i] = True
         i += 1
     return used
+
+
+def _names_a_longer_name(words: list[_Word], start: int, size: int, titles: Sequence[str]) -> bool:
+    """The name runs on, capitalised word after capitalised word, into a longer proper name one of the
+    doc set's titles writes ("the Web Author Test Server add-on", a topic titled "Oxygen XML Web
+    Author Test Server Add-on"): the reader names that thing, not the build."""
+    end = start + size
+    while end < len(words) and words[end].runs_on and words[end].raw[:1].isupper():
+        end += 1
+    for stop in range(end, start + size, -1):
+        phrase = " " + " ".join(w.norm for w in words[start:stop]) + " "
+        if any(phrase in title for title in titles):
+            return True
+    return False
 
 
 _JOINING = frozenset("and or vs versus".split())  # the words that join two names
