@@ -318,7 +318,10 @@ REFERENCE = cue(
     "reference", "asks which topic, section or page a passage sends the reader to (a cross-reference): the answer "
     "is another topic's title, as the writers' link shows it. The place is what is asked ('which topic … refers "
     "to', 'refers me to a topic'), not a word beside it ('referenced topic titles', 'links to the head of a page')",
-    r"\b(?:which|what)\s+(?:other\s+)?{place}\b{within}\b(?:{verb}|links?\s+to\b|referenc(?:e|es|ed)\b)|"
+    r"\b(?:which|what)\s+(?:other\s+)?{place}\b{within}\b(?:{verb}|links?\s+to\b|referenc(?:e|es|ed)\b|"
+    r"(?:does|do|did)\s+(?:it|they|the\s+[\w-]+(?:\s+[\w-]+){{0,3}})\s+name\b)|"
+    # "It refers me to which topic?": the place asked after the verb.
+    r"\b{verb}\s+(?:to\s+)?(?:which|what)\s+(?:other\s+)?{place}\b|"
     # "It points me to a topic about limits. Which one?": the place is then asked by a "which".
     r"\b(?:{verb}){within}\b(?:an?|one|two|three|some|another|other)\s+(?:[\w-]+\s+)?{place}\b"
     r"(?=.*\bwhich\s+(?:one|ones|is\s+it|are\s+they|{place})\b)|"
@@ -331,6 +334,8 @@ REFERENCE = cue(
     ),
     ["Which topic does the upgrade note refer to for the allowed values?",
      "Where does the release note saying the daemons now accept a password command send me?",
+     "The note on NULL-safe comparisons refers me to which topic for details?",
+     "The entry on the new table syntax: which topics does it name for the syntax?",
      "The entry points me to a page about limits. Which one?", "Where do the release notes send me for details?",
      "Which section do they link to for the setup?", "which chapter does it reference for tuning?",
      "Which topic do the 2.3 notes send me to?", "The note refers to two topics for more. Which ones?",
