@@ -269,13 +269,13 @@ def test_a_product_family_named_by_part_of_its_names_leaves_the_products_holding
 
 # -- a build's name inside a longer name the doc set titles a topic with ---------------------------
 
-from valid.answer.scope import title_phrases  # noqa: E402
+from valid.answer.scope import TitlePhrases  # noqa: E402
 
 WEB_AUTHOR = [
     _software("webauthor", "Oxygen XML Web Author", "Web Author"),
     _software("webauthor-customization", "Oxygen XML Web Author Customization Guide", "Web Author Customization Guide"),
 ]
-TITLES = title_phrases(["Oxygen XML Web Author Test Server Add-on", "Installing Web Author", "Oxygen XML Editor SVN Client"])
+TITLES = TitlePhrases(["Oxygen XML Web Author Test Server Add-on", "Installing Web Author", "Oxygen XML Editor SVN Client"])
 
 
 def test_a_name_running_on_into_a_longer_titled_name_names_that_thing_not_the_build():
@@ -298,4 +298,4 @@ def test_the_build_is_still_named_where_its_name_stands_alone(question):
 def test_a_possessive_ends_the_name():
     editor = [_software("editor", "Oxygen XML Editor")]
     question = "Oxygen XML Editor's SVN Client preferences: is refresh on by default?"
-    assert resolve_scope(question, editor, None, title_phrases(["Oxygen XML Editor SVN Client"])).profiles == ["editor"]
+    assert resolve_scope(question, editor, None, TitlePhrases(["Oxygen XML Editor SVN Client"])).profiles == ["editor"]

@@ -187,7 +187,7 @@ class AnswerEngine:
         vectors = UnitVectorSource.for_release(release, embedder)
         titles = self.vocabulary.titles
         # A build's name inside a longer name the docs title a topic with names that thing (valid.answer.scope).
-        self._title_phrases = scoping.title_phrases(titles)
+        self._title_phrases = scoping.TitlePhrases(titles)
         if isinstance(generator, OfflineExtractive) and generator.vectors is None:
             generator = generator.bound(vectors, titles)
         self.generator = generator

@@ -33,6 +33,7 @@ one value leaves the profiles keeping it as `candidates`, a combination no profi
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -85,9 +86,22 @@ def _words(question: str) -> list[_Word]:
     return words
 
 
-def title_phrases(titles: Iterable[str]) -> tuple[str, ...]:
-    """The doc set's titles as `_names_a_longer_name` reads them: normalised words between spaces."""
-    return tuple(sorted({" " + " ".join(w.norm for w in _words(t)) + " " for t in titles}))
+class TitlePhrases:
+    """The doc set's titles as `_names_a_longer_name` reads them (normalised words between spaces),
+    normalised on the first question that needs them: a name running on into capitals is rare, and
+    a large guide's titles take a tenth of a second to normalise, which opening an engine must not pay."""
+
+    def __init__(self, titles: Iterable[str] = ()):
+        self._titles = tuple(titles)
+
+    @functools.cached_property
+    def _phrases(self) -> tuple[str, ...]:
+        return tuple(sorted({" " + " ".join(w.norm for w in _words(t)) + " " for t in self._titles}))
+
+    def written(self, words: Sequence[_Word]) -> bool:
+        """Whether one of the titles writes these words, in this order, as whole words."""
+        phrase = " " + " ".join(w.norm for w in words) + " "
+        return any(phrase in title for title in self._phrases)
 
 
 def _vocabulary(profiles: Sequence[ProfileInfo]) -> dict[str, str]:
@@ -153,14 +167,13 @@ class _Named:
 
 def resolve_scope(
     question: str, profiles: Sequence[ProfileInfo], generation: str | Iterable[str] | None = None,
-    titles: Sequence[str] = (),
+    titles: TitlePhrases = TitlePhrases(),
 ) -> ScopeResolution:
     """The profiles a question names (plus any explicit generation), and the words that matched.
 
     `generation` is a reader's explicit choice (CLI `--generation`, HTTP parameter); it is validated
-    against the profiles and added to what the question names. `titles`: the doc set's titles as
-    `title_phrases` gives them, so that a build's name inside a longer name the docs title a topic
-    with does not name the build.
+    against the profiles and added to what the question names. `titles`: the doc set's titles, so
+    that a build's name inside a longer name the docs title a topic with does not name the build.
     """
     order = {p.name: i for i, p in enumerate(profiles)}
     names = profile_names(profiles)
@@ -200,7 +213,7 @@ def resolve_scope(
 
 
 def _names_and_labels(
-    words: list[_Word], profiles: Sequence[ProfileInfo], names, named: _Named, titles: Sequence[str] = ()
+    words: list[_Word], profiles: Sequence[ProfileInfo], names, named: _Named, titles: TitlePhrases
 ) -> list[bool]:
     """The names and labels the words spell (the longest window of whole words first), accelerator
     and machine types, and one-letter slips in long labels; which words were used for them."""
@@ -231,18 +244,14 @@ def _names_and_labels(
     return used
 
 
-def _names_a_longer_name(words: list[_Word], start: int, size: int, titles: Sequence[str]) -> bool:
+def _names_a_longer_name(words: list[_Word], start: int, size: int, titles: TitlePhrases) -> bool:
     """The name runs on, capitalised word after capitalised word, into a longer proper name one of the
     doc set's titles writes ("the Web Author Test Server add-on", a topic titled "Oxygen XML Web
     Author Test Server Add-on"): the reader names that thing, not the build."""
     end = start + size
     while end < len(words) and words[end].runs_on and words[end].raw[:1].isupper():
         end += 1
-    for stop in range(end, start + size, -1):
-        phrase = " " + " ".join(w.norm for w in words[start:stop]) + " "
-        if any(phrase in title for title in titles):
-            return True
-    return False
+    return any(titles.written(words[start:stop]) for stop in range(end, start + size, -1))
 
 
 _JOINING = frozenset("and or vs versus".split())  # the words that join two names
