@@ -596,6 +596,7 @@ class Candidate:
     family: bool
     specific: bool
     length: int
+    rules: float = 0.0  # the hand-set product of the tuning's weights (`_rules_score`), computed once
 
 
 BM25_K1 = 1.2  # the usual BM25 constants, at unit level (idf over the request's candidate units)
@@ -684,8 +685,9 @@ def unit_candidates(
         )
         crumbs = crumb_terms[unit.chunk_id] | title_terms[unit.chunk_id]
         features = _features(asked, candidate, cosines[index], bm25, len(crumbs & wanted) / max(len(wanted), 1))
-        features["rules"] = math.log(_rules_score(candidate, specific_boost, asked, tuning))
-        out.append(replace(candidate, features=features))
+        rules = _rules_score(candidate, specific_boost, asked, tuning)
+        features["rules"] = math.log(rules)
+        out.append(replace(candidate, features=features, rules=rules))
     _relative(out, "cosine", "cosine_gap", lambda best, x: x - best)
     _relative(out, "bm25", "bm25_share", lambda best, x: x / best if best > 0 else 0.0)
     _relative(out, "lexical", "lexical_share", lambda best, x: x / best if best > 0 else 0.0)
@@ -833,7 +835,7 @@ class OfflineExtractive:
             if candidate.says_nothing:
                 continue  # a unit (or the section it sits in) must say something the question asks about
             if self.selector == "rules":
-                score = _rules_score(candidate, self.specific_boost, asked, self.tuning)
+                score = candidate.rules  # unit_candidates computed it with this answerer's tuning
             else:
                 score = self.selection.probability(candidate.features)
             scored.append((score, candidate.unit))
