@@ -91,9 +91,16 @@ CASES = {
         "v5p TPU software version for JAX?", 0.0, "answers",
         "a unit under a title naming the software version wins only while title words count",
     ),
+    "semantic_weight": Case(
+        "What do I need before I can get Ironwood capacity at all?", 0.0, "answers",
+        "the sentence on the reservation it takes is nearest the question in meaning and leads; without meaning, "
+        "the chip count, which shares as many of its words, does",
+    ),
     "specific_value_boost": Case(
         "For the tpu7x-standard-4t machine type, how many chips are in the VM?", 0.01, "answers",
-        "for a count, content profiled for this generation only wins only while the boost lifts it",
+        "for a count, content profiled for this generation only wins only while the boost lifts it (meaning, "
+        "which prefers the other sentence's wording, left out)",
+        alongside={"semantic_weight": 0.0},
     ),
     "kind_fit": Case(
         "Which TPU software verison do I pass for a Cloud TPU v6e VM?", 0.01, "answers",

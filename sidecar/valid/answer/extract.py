@@ -596,7 +596,7 @@ class Candidate:
     family: bool
     specific: bool
     length: int
-    rules: float = 0.0  # the hand-set product of the tuning's weights (`_rules_score`), computed once
+    rules: float = 0.0  # the hand-set product of the tuning's weights (`_rules_score`) weighed with meaning, computed once
 
 
 BM25_K1 = 1.2  # the usual BM25 constants, at unit level (idf over the request's candidate units)
@@ -609,7 +609,9 @@ def unit_candidates(
 ) -> tuple[Asked, list[Candidate]]:
     """Every unit of the request's chunks with its signals and features, in chunk and document order.
     The features include the hand-set product of the tuning's weights (`_rules_score`), as its
-    logarithm and against the request's best: the fitted model weighs it beside the general signals."""
+    logarithm and against the request's best: the fitted model weighs it beside the general signals.
+    The rules selector ranks by that product times e^(semantic_weight x the unit's cosine similarity
+    to the question), zero without unit vectors."""
     chunks = {chunk.id: chunk for chunk in request.chunks}
     units = [u for rank, chunk in enumerate(request.chunks) for u in split_units(chunk, rank)]
     unit_terms = [terms(unit_input(u)) for u in units]
@@ -686,8 +688,8 @@ def unit_candidates(
         crumbs = crumb_terms[unit.chunk_id] | title_terms[unit.chunk_id]
         features = _features(asked, candidate, cosines[index], bm25, len(crumbs & wanted) / max(len(wanted), 1))
         rules = _rules_score(candidate, specific_boost, asked, tuning)
-        features["rules"] = math.log(rules)
-        out.append(replace(candidate, features=features, rules=rules))
+        features["rules"] = math.log(rules)  # the hand-set product alone: the fitted model has the cosine apart
+        out.append(replace(candidate, features=features, rules=rules * math.exp(tuning.semantic_weight * cosines[index])))
     _relative(out, "cosine", "cosine_gap", lambda best, x: x - best)
     _relative(out, "bm25", "bm25_share", lambda best, x: x / best if best > 0 else 0.0)
     _relative(out, "lexical", "lexical_share", lambda best, x: x / best if best > 0 else 0.0)
@@ -700,8 +702,11 @@ def _cosines(question: str, units: list[Unit], vectors: UnitVectorSource | None)
         return [0.0] * len(units)
     import numpy as np
 
-    q = vectors.question(question)
-    matrix = vectors.units([unit_input(u) for u in units])
+    try:
+        q = vectors.question(question)
+        matrix = vectors.units([unit_input(u) for u in units])
+    except Exception:  # the embedder failed: meaning is left out, as retrieval falls back to BM25 (and says so)
+        return [0.0] * len(units)
     norms = np.linalg.norm(matrix, axis=1) * (float(np.linalg.norm(q)) or 1.0)
     return [float(x) for x in (matrix @ q) / np.where(norms > 0, norms, 1.0)]
 
@@ -828,8 +833,8 @@ class OfflineExtractive:
     def _rank(self, request: GenerationRequest) -> tuple[Asked, list[tuple[float, Unit]]]:
         """The candidate units, best first, each with its score: the fitted model's probability
         (selector "fitted"), or the product of the hand-set weights (selector "rules")."""
-        vectors = self.vectors if self.selector == "fitted" else None
-        asked, candidates = unit_candidates(request, vectors, self.tuning, self.titles, self.specific_boost)
+        # Both selectors read the units' similarity to the question (the rules through semantic_weight).
+        asked, candidates = unit_candidates(request, self.vectors, self.tuning, self.titles, self.specific_boost)
         scored = []
         for candidate in candidates:
             if candidate.says_nothing:

@@ -74,6 +74,12 @@ class Tuning(BaseModel):
     family_fit: float = Field(
         1.8, ge=0, description="Factor for a unit stating a quantity in the unit family asked for (memory: GiB)."
     )
+    semantic_weight: float = Field(
+        0.5, ge=0,
+        description="A unit's hand-set score is multiplied by e^(this x its cosine similarity to the question), "
+        "from the unit vectors stored with the release: a unit nearer the question in meaning ranks higher among "
+        "units the rules weigh alike (a grid on the dev requests' top-1, docs/answer.md; 0 leaves meaning out).",
+    )
     specific_value_boost: float = Field(
         1.7, ge=0,
         description="On top of the boost for content profiled for this build only, for count and value questions.",
