@@ -108,6 +108,7 @@ class _Attempts:
     refusal: str | None = None  # why this generation was refused
     missing: str | None = None
     content_gap: bool = True  # a refusal a writer can fix (vs. the model being unavailable)
+    read: list = field(default_factory=list)  # the evidence a selection read and found no answer in
 
 
 @dataclass
@@ -523,7 +524,9 @@ class AnswerEngine:
         the offline answerer (no model: asking back stays free); when two or more have one and all say
         the same (valid.answer.agree), the question is answered for them by the engine's generator,
         each answer citing and checked against its own build's content, and the builds of the pool
-        without an answer are named in the refusal. False (nothing decided): ask back."""
+        without an answer are named in the refusal; when only one has one, it may be the only build
+        whose variant of the place says it (`_answered_where_one_build_says`). False (nothing decided):
+        ask back."""
         if not 2 <= len(offered) <= self.agree_max_builds:
             return False
         selected = {p: self._selected_as_if_named(run, p) for p in offered}
@@ -533,19 +536,25 @@ class AnswerEngine:
             # every build it found one in: its topic is the question's and the rules missed how it
             # says it, so the others' agreement may be a chance match. The reader chooses.
             return False
+        if len(said) == 1:
+            return self._answered_where_one_build_says(run, pool, offered, selected)
         # A count, a value or names is told by its line (valid.answer.agree); a procedure or an
         # explanation by every unit. For every kind, the same chunks quoted for every build are the
         # shared text the search already judged not to answer alone (the builds have content of their
         # own here): not agreement, since a build's own content may say otherwise where the selection
-        # did not look. Nor are variants of one chunk (`<id>~<profiles>`): the export split that place
-        # because it differs by build, and the part quoted is only what they share.
+        # did not look, unless those chunks' topics are theirs alone. Nor are variants of one chunk
+        # (`<id>~<profiles>`): the export split that place because it differs by build, and the part
+        # quoted is only what they share.
         by_line = run.reading.kind in PIECE_KINDS
         same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
         names = {p.name: p.labels for p in self.profiles}  # a build's own name is no difference
         asked = frozenset(text_terms(run.question))
         if not agree(list(said.values()), by_line, names, asked):
             return False
-        if same_chunks and not self._copies_of_one_text(said, {p: chunks for p, (chunks, _) in selected.items()}):
+        if same_chunks and not (
+            self._one_text_theirs_alone(said, pool, run.retrievals)
+            or self._copies_of_one_text(said, {p: chunks for p, (chunks, _) in selected.items()})
+        ):
             return False
         tried = {
             p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
@@ -563,6 +572,63 @@ class AnswerEngine:
             self._lacking(p, run.question) for p in pool if p not in offered
         ]
         self._name_the_unanswered(run, refused)
+        return True
+
+    def _answered_where_one_build_says(self, run: _Ask, pool: list[str], offered: list[str], selected) -> bool:
+        """One offered build's selection found an answer, and every other one read its own variant of
+        the place that answer quotes (`<id>~<profiles>`: the export split it because the builds' texts
+        differ there) and found none: the difference the writers profiled is what was asked (a link
+        one output drops), so only that build has an answer. Answered for it, checked, the others
+        named as lacking it. False (nothing decided) otherwise: the reader chooses."""
+        (profile, answer), = [(p, a) for p, (_, a) in selected.items() if a is not None]
+        quoted = {s.cite for s in answer.steps}
+        places = {cite.split("~", 1)[0] for cite in quoted}
+        said = [" ".join(s.text.split()) for s in answer.steps]
+        for other in offered:
+            if other == profile:
+                continue
+            variants = [c for c in selected[other][0].read if c.id not in quoted and c.id.split("~", 1)[0] in places]
+            # Its own variant of that place, which does not say what the answer quotes from there.
+            if not variants or any(line in " ".join(c.text.split()) for c in variants for line in said):
+                return False
+        chunks, _ = selected[profile]
+        tried = self._loop(run.question, [profile], chunks, run.stages, key=profile, progress=run.progress, reading=run.reading)
+        if not tried.answered:
+            return False
+        run.attempts[profile] = tried
+        run.outcome = "answer"
+        run.scope = [profile]
+        run.answers = [tried.answered]
+        refused = [selected[p][0] for p in offered if p != profile] + [self._lacking(p, run.question) for p in pool if p not in offered]
+        self._name_the_unanswered(run, refused)
+        return True
+
+    def _one_text_theirs_alone(self, said: Mapping[str, GenerationAnswer], pool: Sequence[str], retrievals) -> bool:
+        """Every build quotes the same chunks, the topics they come from are one text for all of them,
+        and the other builds of the pool (there are some) keep nothing of those topics: the writers
+        profiled those topics for these builds alone (a procedure only the desktop editions have), so
+        no other build says otherwise there. Where another build keeps its own version of such a topic
+        (a reference page whose text differs by release), it may; and where every build keeps the
+        topic, it is text they all share, which the search already judged not to answer alone. Nor
+        when a build left out is nearer the question in meaning than all of them: the question may be
+        about that build's topic, and their text only the next best match."""
+        quoted = {tuple(s.cite for s in a.steps) for a in said.values()}
+        others = set(pool) - set(said)
+        if len(quoted) != 1 or not others:
+            return False
+        nearest = max(retrievals[p].best_similarity or 0.0 for p in said)
+        if any((retrievals[p].best_similarity or 0.0) > nearest for p in others):
+            return False
+        for cite in dict.fromkeys(next(iter(quoted))):
+            path, topic = _topic_of(cite)
+            for chunk in self.release.chunks_for_path(path):
+                if _topic_of(chunk.id) != (path, topic):
+                    continue
+                kept = [chunk.scope.get(p, False) for p in said]
+                # Another build's part of the topic, or one these builds do not all keep (the export
+                # split the topic between them: the part quoted is only what they share).
+                if any(chunk.scope.get(p) for p in others) or any(kept) and not all(kept):
+                    return False
         return True
 
     def _copies_of_one_text(self, said: Mapping[str, GenerationAnswer], evidence: Mapping[str, Sequence]) -> bool:
@@ -601,6 +667,7 @@ class AnswerEngine:
                 profile=profile,
                 refusal=f"the in-scope content for {self._labels[profile]} does not answer the question",
                 missing=f"{self._labels[profile]} content that answers: {run.question}",
+                read=chunks,
             ), None
         steps = [Step(text=s.text, cite=s.cite) for s in draft.steps]
         return chunks, GenerationAnswer(generation=profile, answer=draft.answer, steps=steps)
@@ -1015,6 +1082,12 @@ def _release_id(release) -> str:
     raise ValueError("the release handle has no release id")
 
 
+
+
+def _topic_of(chunk_id: str) -> tuple[str, str]:
+    """(source path, topic id) of a chunk id, '<path>#<topic id>/<element>'."""
+    path, _, rest = chunk_id.partition("#")
+    return path, rest.split("/", 1)[0]
 
 
 def _join(names: Sequence[str]) -> str:
