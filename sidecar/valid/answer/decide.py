@@ -580,26 +580,31 @@ class AnswerEngine:
         differ there) and found none: the difference the writers profiled is what was asked (a link
         one output drops), so only that build has an answer. Answered for it, checked, the others
         named as lacking it. False (nothing decided) otherwise: the reader chooses."""
-        (profile, answer), = [(p, a) for p, (_, a) in selected.items() if a is not None]
+        profile, answer = next((p, a) for p, (_, a) in selected.items() if a is not None)
         quoted = {s.cite for s in answer.steps}
         places = {cite.split("~", 1)[0] for cite in quoted}
         said = [" ".join(s.text.split()) for s in answer.steps]
         for other in offered:
             if other == profile:
                 continue
-            variants = [c for c in selected[other][0].read if c.id not in quoted and c.id.split("~", 1)[0] in places]
+            read = selected[other][0].read  # no answer: the first part is why, with what it read
+            variants = [c for c in read if c.id not in quoted and c.id.split("~", 1)[0] in places]
             # Its own variant of that place, which does not say what the answer quotes from there.
             if not variants or any(line in " ".join(c.text.split()) for c in variants for line in said):
                 return False
         chunks, _ = selected[profile]
-        tried = self._loop(run.question, [profile], chunks, run.stages, key=profile, progress=run.progress, reading=run.reading)
+        tried = self._loop(
+            run.question, [profile], chunks, run.stages, key=profile, progress=run.progress, reading=run.reading
+        )
         if not tried.answered:
             return False
         run.attempts[profile] = tried
         run.outcome = "answer"
         run.scope = [profile]
         run.answers = [tried.answered]
-        refused = [selected[p][0] for p in offered if p != profile] + [self._lacking(p, run.question) for p in pool if p not in offered]
+        refused = [selected[p][0] for p in offered if p != profile] + [
+            self._lacking(p, run.question) for p in pool if p not in offered
+        ]
         self._name_the_unanswered(run, refused)
         return True
 
@@ -1080,8 +1085,6 @@ def _release_id(release) -> str:
         if isinstance(value, str) and value:
             return value
     raise ValueError("the release handle has no release id")
-
-
 
 
 def _topic_of(chunk_id: str) -> tuple[str, str]:

@@ -596,7 +596,7 @@ class Candidate:
     family: bool
     specific: bool
     length: int
-    rules: float = 0.0  # the hand-set product of the tuning's weights (`_rules_score`) weighed with meaning, computed once
+    rules: float = 0.0  # the tuning's hand-set product (`_rules_score`) weighed with meaning, computed once
 
 
 BM25_K1 = 1.2  # the usual BM25 constants, at unit level (idf over the request's candidate units)
@@ -689,7 +689,8 @@ def unit_candidates(
         features = _features(asked, candidate, cosines[index], bm25, len(crumbs & wanted) / max(len(wanted), 1))
         rules = _rules_score(candidate, specific_boost, asked, tuning)
         features["rules"] = math.log(rules)  # the hand-set product alone: the fitted model has the cosine apart
-        out.append(replace(candidate, features=features, rules=rules * math.exp(tuning.semantic_weight * cosines[index])))
+        meaning = math.exp(tuning.semantic_weight * cosines[index])
+        out.append(replace(candidate, features=features, rules=rules * meaning))
     _relative(out, "cosine", "cosine_gap", lambda best, x: x - best)
     _relative(out, "bm25", "bm25_share", lambda best, x: x / best if best > 0 else 0.0)
     _relative(out, "lexical", "lexical_share", lambda best, x: x / best if best > 0 else 0.0)
@@ -832,7 +833,7 @@ class OfflineExtractive:
 
     def _rank(self, request: GenerationRequest) -> tuple[Asked, list[tuple[float, Unit]]]:
         """The candidate units, best first, each with its score: the fitted model's probability
-        (selector "fitted"), or the product of the hand-set weights (selector "rules")."""
+        (selector "fitted"), or the product of the hand-set weights weighed with meaning (selector "rules")."""
         # Both selectors read the units' similarity to the question (the rules through semantic_weight).
         asked, candidates = unit_candidates(request, self.vectors, self.tuning, self.titles, self.specific_boost)
         scored = []
