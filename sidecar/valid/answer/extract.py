@@ -640,7 +640,9 @@ def unit_candidates(
     n = len(units)
     average = sum(len(ts) for ts in unit_terms) / n if n else 1.0
     scope = set(request.scope)
-    cosines = _cosines(request.question, units, vectors)
+    # Meaning is the question's without the build's names: they chose the scope, every unit is in it,
+    # and the same question asked by name or by a follow-up naming the build must rank alike.
+    cosines = _cosines(" ".join(asked.without_names(request.question).split()) or request.question, units, vectors)
     out = []
     for index, (unit, ts) in enumerate(zip(units, unit_terms)):
         # For a number or a value, what counts is the line or sentence that states it: the
