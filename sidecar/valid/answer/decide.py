@@ -39,7 +39,8 @@ from valid.answer.check import OwnedLookup, check_answer
 from valid.answer.citations import PublishedPages, crumbs_by_chunk, with_pages
 from valid.answer.compare_flow import ask_comparison, comparison_kind
 from valid.answer.versions_catalog import Catalog, build_catalog
-from valid.index.groups import generation_names
+from valid.audit.owned import base_id
+from valid.index.groups import generation_names, topic_of
 from valid.answer.versions_flow import ask_versions, read_question
 from valid.answer.extract import PIECE_KINDS, answering_chunk, states_an_answer
 from valid.answer.fold import fold_answers
@@ -582,13 +583,14 @@ class AnswerEngine:
         named as lacking it. False (nothing decided) otherwise: the reader chooses."""
         profile, answer = next((p, a) for p, (_, a) in selected.items() if a is not None)
         quoted = {s.cite for s in answer.steps}
-        places = {cite.split("~", 1)[0] for cite in quoted}
+        names = [p.name for p in self.profiles]
+        places = {base_id(cite, names) for cite in quoted}
         said = [" ".join(s.text.split()) for s in answer.steps]
         for other in offered:
             if other == profile:
                 continue
             read = selected[other][0].read  # no answer: the first part is why, with what it read
-            variants = [c for c in read if c.id not in quoted and c.id.split("~", 1)[0] in places]
+            variants = [c for c in read if c.id not in quoted and base_id(c.id, names) in places]
             # Its own variant of that place, which does not say what the answer quotes from there.
             if not variants or any(line in " ".join(c.text.split()) for c in variants for line in said):
                 return False
@@ -624,10 +626,10 @@ class AnswerEngine:
         nearest = max(retrievals[p].best_similarity or 0.0 for p in said)
         if any((retrievals[p].best_similarity or 0.0) > nearest for p in others):
             return False
-        for cite in dict.fromkeys(next(iter(quoted))):
-            path, topic = _topic_of(cite)
+        topics = {topic_of(cite) for cite in next(iter(quoted))}
+        for path in {topic.partition("#")[0] for topic in topics}:  # each source file read once
             for chunk in self.release.chunks_for_path(path):
-                if _topic_of(chunk.id) != (path, topic):
+                if topic_of(chunk.id) not in topics:
                     continue
                 kept = [chunk.scope.get(p, False) for p in said]
                 # Another build's part of the topic, or one these builds do not all keep (the export
@@ -1085,12 +1087,6 @@ def _release_id(release) -> str:
         if isinstance(value, str) and value:
             return value
     raise ValueError("the release handle has no release id")
-
-
-def _topic_of(chunk_id: str) -> tuple[str, str]:
-    """(source path, topic id) of a chunk id, '<path>#<topic id>/<element>'."""
-    path, _, rest = chunk_id.partition("#")
-    return path, rest.split("/", 1)[0]
 
 
 def _join(names: Sequence[str]) -> str:
