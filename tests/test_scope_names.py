@@ -99,3 +99,16 @@ def test_a_label_that_differs_from_its_id_is_a_name_even_when_it_is_one_word():
 def test_an_id_with_a_digit_still_matches_exactly_and_as_a_machine_type(question, claimed):
     profiles = [profile("cli-2.4.1"), profile("cli-2.3.0"), profile("v5p"), profile("v6e")]
     assert resolve_scope(question, profiles).profiles == [claimed]
+
+
+def test_a_long_label_wins_over_the_shorter_label_it_starts_with():
+    # A guide named by its full title (seven words) is that guide's build, not the product whose
+    # name begins it, however long the title; the product named later in the question is named too.
+    profiles = [
+        profile("server", "Orbit Server"),
+        profile("server-guide", "Orbit Server Customization and Tuning Guide", "Server Tuning Guide"),
+    ]
+    question = "In the Orbit Server Customization and Tuning Guide, which file sets the cache size?"
+    assert resolve_scope(question, profiles).profiles == ["server-guide"]
+    both = "Does the Orbit Server Customization and Tuning Guide say how two Orbit Server nodes share a cache?"
+    assert resolve_scope(both, profiles).profiles == ["server", "server-guide"]

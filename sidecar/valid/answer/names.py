@@ -139,14 +139,17 @@ def values_in_code_form(question: str, names: ValueNames) -> list[tuple[Value, s
     return found
 
 
-MAX_WINDOW = 5  # the longest name, in words, tried ("Cloud TPU Ironwood" is 3)
-
-
 def longest_name(words: Sequence, start: int, exact: dict) -> tuple[int, object] | None:
     """The longest run of whole words from `start` whose letters and digits spell a key of `exact`:
-    (its length in words, what it names), or None."""
-    for size in range(min(MAX_WINDOW, len(words) - start), 0, -1):
-        key = "".join(w.norm for w in words[start : start + size])
+    (its length in words, what it names), or None. No window in words: a guide's full title may run
+    to six words or more and hold a shorter build's name at its start ("Orbit Server" in "Orbit Server
+    Customization and Tuning Guide"); the run stops once it is longer in letters than every key."""
+    limit = max(map(len, exact), default=0)
+    key, found = "", None
+    for size, word in enumerate(words[start:], 1):
+        key += word.norm
+        if len(key) > limit:
+            break
         if key in exact:
-            return size, exact[key]
-    return None
+            found = size, exact[key]
+    return found
