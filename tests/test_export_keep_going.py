@@ -378,3 +378,9 @@ def test_dita_ot_docs_userguide_exports_as_it_comes_and_lists_every_warning(tmp_
     listed = CliRunner().invoke(main, ["warnings", str(out)], catch_exceptions=False)
     assert len(listed.output.strip().splitlines()) == len(warnings)  # every one, one line each
     assert len(lines) > 500  # the guide itself is there
+    # Its Markdown pages (the PDF theme and Markdown syntax references, @format="wikidocs" keys) are
+    # parsed as DITA-OT parses them, not left out as "not DITA content".
+    assert not [w for w in warnings if w["feature"] == "non-dita-reference"]
+    assert {"resources/theme/Styles.md", "reference/markdown/MDITA-syntax.md"} <= {
+        line["id"].partition("#")[0] for line in lines[1:]
+    }

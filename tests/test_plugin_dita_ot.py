@@ -196,6 +196,24 @@ def test_dita_valid_index_with_a_scheme_and_ditavals_over_two_attributes_matches
     assert ours[0]["profiles"][1]["keeps"] == {"product": {"relay-server": ["Relay Server"]}, "platform": {"windows": ["Windows"]}}
 
 
+def test_markdown_topics_match_the_topics_dita_ots_own_markdown_parser_makes(dita_ot, tmp_path):
+    """A wiki page through a key, a Markdown DITA topic and an MDITA topic for one platform
+    (tests/test_markdown_topics.py): DITA-OT parses them with its LwDITA plug-in, `valid export` with
+    valid.dita.markdown, and the two exports are the same line for line."""
+    from valid.export import export
+
+    docs = jobs.REPO / "tests" / "fixtures" / "dita" / "markdown"
+    profiles = {name: docs / f"{name}.ditaval" for name in ("windows", "linux")}
+    out = tmp_path / "out"
+    run = _dita("--input", str(docs / "guide.ditamap"), "--format", "valid-index", "--output", str(out),
+                "--valid.ditavals=" + ",".join(f"{name}={path}" for name, path in profiles.items()))
+    assert run.returncode == 0, _output(run)[-6000:]
+    ours = _lines(out / "guide.jsonl")
+    export(docs / "guide.ditamap", profiles=profiles, out=tmp_path / "ref.jsonl")
+    _assert_same_export(ours, _lines(tmp_path / "ref.jsonl"))
+    assert sum(".md#" in c["id"] for c in ours[1:]) == 8
+
+
 NESTED = jobs.REPO / "tests" / "fixtures" / "dita" / "nested_scheme"
 
 

@@ -29,7 +29,7 @@ from urllib.parse import quote, unquote
 from lxml import etree
 
 from valid.contracts import ExportWarning
-from valid.dita import classes, entities
+from valid.dita import classes, entities, markdown
 from valid.dita.grammar import Grammar, Grammars, read_catalog
 from valid.errors import DitaSyntaxError, MissingTargetError, UnsafeReferenceError
 
@@ -220,8 +220,9 @@ def _qname(el: etree._Element) -> str:
     return f"{el.prefix}:{local}" if el.prefix else local
 
 
-def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | None = None) -> None:
-    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file.
+def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | None = None, xpaths: bool = True) -> None:
+    """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file
+    (`xpaths`: False for a topic parsed from Markdown, whose source has no elements to point at).
 
     Defaults come from the file's own grammar when the doc set ships it (valid.dita.grammar), else
     from the built-in DITA 1.3 table."""
@@ -266,7 +267,8 @@ def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | N
         for att, value in extra.items():
             if el.get(att) is None:
                 el.set(att, value)
-    _add_xpaths(root)
+    if xpaths:
+        _add_xpaths(root)
     for qname, lines in unknown.items():
         more = f" ({len(lines) - 1} more in this file)" if len(lines) > 1 else ""
         warnings.append(
@@ -344,10 +346,11 @@ def has_url_scheme(href: str) -> bool:
 
 
 def reference_format(el: etree._Element, href_path: str) -> str | None:
-    """'dita', 'ditamap' or None (not DITA content) for a reference's target."""
+    """'dita', 'ditamap' or None (not DITA content) for a reference's target. A Markdown format is
+    'dita': DITA-OT parses the file into a topic before any stage reads it (valid.dita.markdown)."""
     fmt = el.get("format")
     if fmt:
-        return _DITA_FORMATS.get(fmt)
+        return "dita" if markdown.is_markdown(fmt) else _DITA_FORMATS.get(fmt)
     return _EXTENSION_FORMATS.get(os.path.splitext(href_path)[1].lower())
 
 
@@ -485,16 +488,17 @@ def load(
     grammar_warned: set[str] = set()
     warnings: list[ExportWarning] = []
     files: dict[Path, SourceFile] = {}
-    queue: list[tuple[Path, str]] = [(map_file, "ditamap")]
+    # (file, format, the Markdown format it is parsed as or None)
+    queue: list[tuple[Path, str, str | None]] = [(map_file, "ditamap", None)]
     conrefs: list[tuple[SourceFile, etree._Element, Reference]] = []
     topicrefs: list[tuple[SourceFile, etree._Element, Reference]] = []  # those with a fragment
     unreadable: set[Path] = set()
     while queue:
-        file, fmt = queue.pop(0)
+        file, fmt, markdown_format = queue.pop(0)
         if file in files or file in unreadable:
             continue
         display = _relpath(file, map_dir)
-        parsed = _parse_referenced(file, display, file == map_file, warnings)
+        parsed = _parse_referenced(file, display, file == map_file, warnings, markdown_format)
         if parsed is None:
             unreadable.add(file)
             continue
@@ -511,12 +515,13 @@ def load(
             grammar_warned.add(why_not)  # once per grammar, at the first file that names it
             warnings.append(ExportWarning(path=display, line=1, feature="grammar", message=why_not))
         warnings.extend(undeclared_entity_warning(display, ent) for ent in parsed.undeclared)
-        annotate(sf, warnings, grammar)
+        annotate(sf, warnings, grammar, xpaths=markdown_format is None)
         files[file] = sf
         for ref, target_fmt, el, attr in _references(sf, root_dir, warnings):
             if ref.file is not None:
                 if ref.file.is_file():
-                    queue.append((ref.file, target_fmt))
+                    given = el.get("format") if attr == "href" else None
+                    queue.append((ref.file, target_fmt, given if markdown.is_markdown(given) else None))
                 else:
                     # DITA-OT reports a missing file (DOTX008E) and builds without it; every
                     # reference is listed, since each one loses content.
@@ -557,10 +562,15 @@ def _what_is_lost(el: etree._Element, attr: str) -> str:
     return "the element is dropped"
 
 
-def _parse_referenced(file: Path, display: str, is_root: bool, warnings: list[ExportWarning]) -> "Parsed | None":
+def _parse_referenced(
+    file: Path, display: str, is_root: bool, warnings: list[ExportWarning], markdown_format: str | None = None
+) -> "Parsed | None":
     """The parsed file, or None for a referenced file that is not well-formed: DITA-OT reports it
-    (DOTJ013E) and builds without it. The root map, and anything unsafe, still stop the run."""
+    (DOTJ013E) and builds without it. The root map, and anything unsafe, still stop the run.
+    `markdown_format`: the file is Markdown of that format, read as the topic DITA-OT makes of it."""
     try:
+        if markdown_format is not None:
+            return _parse_markdown(file, display, markdown_format)
         return parse_secure(file, display)
     except MissingTargetError as err:  # a file that exists but cannot be read
         if is_root:
@@ -576,6 +586,21 @@ def _parse_referenced(file: Path, display: str, is_root: bool, warnings: list[Ex
             message=f"[DOTJ013E] {err.message}; the file is not exported",
         ))
         return None
+
+
+def _parse_markdown(file: Path, display: str, markdown_format: str) -> Parsed:
+    try:
+        text = file.read_bytes().decode("utf-8")
+    except OSError as err:
+        raise MissingTargetError(display, None, f"cannot read file: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        line = file.read_bytes()[: err.start].count(b"\n") + 1
+        raise DitaSyntaxError(display, line, "Markdown topics must be UTF-8 encoded") from None
+    try:
+        topic = markdown.to_topic(text, file.name, markdown_format)
+    except markdown.MarkdownStructureError as err:
+        raise DitaSyntaxError(display, err.line, f"Markdown ({markdown_format}): {err}") from None
+    return Parsed(etree.ElementTree(topic), ())
 
 
 def _references(sf: SourceFile, root_dir: Path, warnings: list[ExportWarning]):

@@ -8,7 +8,7 @@ from urllib.parse import quote, unquote
 
 from lxml import etree
 
-from valid.dita import branches, classes
+from valid.dita import branches, classes, markdown
 from valid.dita.ditaval import Filter, read_ditaval
 from valid.dita.loader import SourceFile, has_url_scheme, is_external, reference_format, split_href
 from valid.dita.stages.jobdir import Output
@@ -36,6 +36,10 @@ class MapStage:
             # Root-map hrefs too: each then names its target's real path, percent-encoded, the
             # way the job directory holds it (symlinked and non-ASCII names included).
             self._rebase_map_element(el, sf)
+            if markdown.is_markdown(el.get("format")):
+                # DITA-OT parses the file into a topic first, and its map then says so; the job
+                # directory holds that topic (valid.dita.markdown).
+                el.set("format", "dita")
             if classes.TOPICREF not in cls or el.get("href") is None or is_external(el):
                 continue
             href = el.get("href")
