@@ -51,6 +51,9 @@ TERM_MAX = 80  # a list item up to this long, not ending a sentence, is a term t
 FLAG_VALUE_FIT = 3.0  # a value question naming a flag: the unit sets that flag to a concrete value
 PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one phrase
 LIFECYCLE_FIT = 3.0  # a unit saying a thing is deprecated or removed, for "will it keep working?"
+SYMPTOM_FIT = 0.25  # a unit of a troubleshooting condition (the problem), beside its cause and remedy
+# DITA troubleshooting's condition element: the symptom, which a question restates rather than asks.
+SYMPTOM_ELEMENTS = frozenset({"condition"})
 # Profiled content (in scope for fewer builds than the request) counts for this much more (the rules' product).
 SPECIFIC_BOOST = 1.5
 _NEGATION = re.compile(
@@ -596,6 +599,7 @@ class Candidate:
     family: bool
     specific: bool
     length: int
+    symptom: bool = False  # from a troubleshooting condition: the problem a question restates, not its answer
     rules: float = 0.0  # the tuning's hand-set product (`_rules_score`) weighed with meaning, computed once
 
 
@@ -681,6 +685,7 @@ def unit_candidates(
             family=(asked.kind == "count" or bool(asked.family)) and _family_fits(asked.family, unit.text),
             specific=_specific(chunks[unit.chunk_id].scope, scope, request.profiles),
             length=len(ts),
+            symptom=chunks[unit.chunk_id].element in SYMPTOM_ELEMENTS,
         )
         bm25 = sum(
             math.log(1 + (n - unit_df[t] + 0.5) / (unit_df[t] + 0.5))
@@ -776,6 +781,10 @@ def _rules_score(c: Candidate, specific_boost: float, asked: Asked, tuning: Tuni
         weight *= LIFECYCLE_FIT
     if c.family:
         weight *= tuning.family_fit
+    if c.symptom:
+        # The problem a troubleshooting topic states is what the reader describes; its cause and
+        # remedy, beside it, are what they ask.
+        weight *= SYMPTOM_FIT
     if c.specific:
         # Shared text cannot hold a value that differs by generation: for count and value
         # questions, content profiled for some generations only counts for more.

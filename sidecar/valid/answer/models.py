@@ -233,6 +233,11 @@ class EvidenceChunk(_Model):
         "chunk's id. Empty for a chunk of its own.",
     )
     part_step: int = Field(default=0, description="With part_of: the 1-based step it sits in (0: not in a step).")
+    element: str = Field(
+        default="",
+        description="The DITA element the chunk is, by its name in the export's source path (condition, "
+        "remedy, steps, section, ...): what kind of text it is. Empty where the source has no path.",
+    )
 
 
 class RetrievalOutcome(_Model):

@@ -78,7 +78,14 @@ def evidence_chunk(chunk: Chunk, alias: str = "") -> EvidenceChunk:
         breadcrumbs=list(chunk.breadcrumbs),
         scope=chunk.in_scope(),
         code=list(chunk.code),
+        element=element_of(chunk),
     )
+
+
+def element_of(chunk: Chunk) -> str:
+    """The local name of the element the chunk was made from (the last step of its source path)."""
+    path = chunk.source.xpath if chunk.source is not None else ""
+    return path.rpartition("/")[2].partition("[")[0]
 
 
 def chunks_by_id(release: ReleaseHandle, ids: Sequence[str]) -> dict[str, Chunk]:
