@@ -103,12 +103,27 @@ def test_an_id_with_a_digit_still_matches_exactly_and_as_a_machine_type(question
 
 def test_a_long_label_wins_over_the_shorter_label_it_starts_with():
     # A guide named by its full title (seven words) is that guide's build, not the product whose
-    # name begins it, however long the title; the product named later in the question is named too.
+    # name begins it, however long the title; the product set beside it is named too.
     profiles = [
         profile("server", "Orbit Server"),
         profile("server-guide", "Orbit Server Customization and Tuning Guide", "Server Tuning Guide"),
     ]
     question = "In the Orbit Server Customization and Tuning Guide, which file sets the cache size?"
     assert resolve_scope(question, profiles).profiles == ["server-guide"]
-    both = "Does the Orbit Server Customization and Tuning Guide say how two Orbit Server nodes share a cache?"
+    both = "Which cache does Orbit Server use, and what does the Orbit Server Customization and Tuning Guide say?"
     assert resolve_scope(both, profiles).profiles == ["server", "server-guide"]
+
+
+def test_a_build_named_only_inside_another_builds_name_is_that_builds_subject():
+    # The guide documents the server: naming the server again asks the guide about it, not the
+    # server's own build. Set side by side, both are named.
+    profiles = [
+        profile("server", "Orbit Server"),
+        profile("server-guide", "Orbit Server Customization Guide", "Server Customization Guide"),
+    ]
+    ask = lambda q: resolve_scope(q, profiles).profiles  # noqa: E731
+    assert ask("Server Customization Guide: how do I make Orbit Server open files read-only?") == ["server-guide"]
+    assert ask("In the Orbit Server Customization Guide, what must two Orbit Server nodes share?") == ["server-guide"]
+    assert ask("Which port does Orbit Server use, and which the Orbit Server Customization Guide?") == ["server", "server-guide"]
+    assert ask("Orbit Server compared with the Server Customization Guide: which log level?") == ["server", "server-guide"]
+    assert ask("Which port does Orbit Server use?") == ["server"]

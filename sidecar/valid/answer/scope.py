@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from valid.contracts import ProfileInfo
 from valid.errors import ValidError
@@ -153,6 +153,7 @@ class _Named:
     found: set[str] = field(default_factory=set)
     matched: list[str] = field(default_factory=list)
     words_of: dict[str, list[str]] = field(default_factory=dict)
+    spans: list[tuple[str, int, int]] = field(default_factory=list)  # (profile, first word, end) per name read
 
     def add(self, profile: str, text: str) -> None:
         # Each spelling once: a question that repeats a name a thousand times names it once, and every
@@ -180,6 +181,7 @@ def resolve_scope(
     words = _words(question)
     named = _Named()
     used = _names_and_labels(words, profiles, names, named, titles)
+    named.found -= _inside_a_named_name(words, named.spans, {p.name: p.labels for p in profiles})
     for profile, text in ids_in_code_form(question, names):
         named.add(profile, text)
     naming = naming_pattern(profiles)
@@ -228,6 +230,7 @@ def _names_and_labels(
         if hit:
             size, profile = hit
             named.add(profile, " ".join(w.raw for w in words[i : i + size]))
+            named.spans.append((profile, i, i + size))
             used[i : i + size] = [True] * size
             shortened = _coordinated(words, i, size, names.exact)
             if shortened:
@@ -255,6 +258,27 @@ def _names_a_longer_name(words: list[_Word], start: int, size: int, titles: Titl
 
 
 _JOINING = frozenset("and or vs versus".split())  # the words that join two names
+_COMPARING = _JOINING | {"compared"}  # the words that set two names side by side
+
+
+def _inside_a_named_name(words: list[_Word], spans: list[tuple[str, int, int]], labels: Mapping[str, Sequence[str]]) -> set[str]:
+    """The builds named only by a name that is part of the name of another build the question also
+    names (by any of its names), with no word setting the two side by side between them: "In the Web
+    Author Customization Guide, ... two Web Author installations" asks the guide about the product it
+    documents, not the product's own build. Written side by side ("Oxygen XML Editor and the Oxygen
+    XML Editor Eclipse plugin", "... compared with ..."), both are named."""
+    inside: dict[str, bool] = {}
+    for profile, start, end in spans:
+        short = "".join(w.norm for w in words[start:end])
+        within = False
+        for other, o_start, o_end in spans:
+            longer = [n for n in map(_normalise, labels.get(other, ())) if len(n) > len(short)]
+            if other == profile or not any(short in name for name in longer):
+                continue
+            between = words[end:o_start] if end <= o_start else words[o_end:start]
+            within = within or not any(w.norm in _COMPARING for w in between)
+        inside[profile] = inside.get(profile, True) and within
+    return {profile for profile, only_inside in inside.items() if only_inside}
 
 
 def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> tuple[int, object] | None:
