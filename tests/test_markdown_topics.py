@@ -94,3 +94,12 @@ def test_a_section_heading_no_deeper_than_its_topic_leaves_the_file_out_with_its
     assert "DOTJ013E" in warning.message and "section heading" in warning.message
     ids = [json.loads(line)["id"] for line in (tmp_path / "e.jsonl").read_text().splitlines()[1:]]
     assert not [i for i in ids if i.startswith("install.md")] and "cloud.md#running-in-the-cloud/body" in ids
+
+
+def test_a_markdown_file_that_is_not_utf8_is_left_out_with_the_line_of_its_first_bad_byte(tmp_path):
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURE, docs)
+    (docs / "cloud.md").write_bytes(b"# Cloud\n\nPort 8081.\n\nCaf\xe9 latte.\n")
+    result = export(docs / "guide.ditamap", profiles=PROFILES, out=tmp_path / "e.jsonl")
+    [warning] = [w for w in result.warnings if w.feature == "unreadable-file"]
+    assert (warning.path, warning.line) == ("cloud.md", 5) and "UTF-8" in warning.message

@@ -261,7 +261,9 @@ _JOINING = frozenset("and or vs versus".split())  # the words that join two name
 _COMPARING = _JOINING | {"compared"}  # the words that set two names side by side
 
 
-def _inside_a_named_name(words: list[_Word], spans: list[tuple[str, int, int]], labels: Mapping[str, Sequence[str]]) -> set[str]:
+def _inside_a_named_name(
+    words: list[_Word], spans: list[tuple[str, int, int]], labels: Mapping[str, Sequence[str]]
+) -> set[str]:
     """The builds named only by a name that is part of the name of another build the question also
     names (by any of its names), with no word setting the two side by side between them: "In the Web
     Author Customization Guide, ... two Web Author installations" asks the guide about the product it

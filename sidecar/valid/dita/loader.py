@@ -220,7 +220,9 @@ def _qname(el: etree._Element) -> str:
     return f"{el.prefix}:{local}" if el.prefix else local
 
 
-def annotate(sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | None = None, xpaths: bool = True) -> None:
+def annotate(
+    sf: SourceFile, warnings: list[ExportWarning], grammar: Grammar | None = None, xpaths: bool = True
+) -> None:
     """Add @class defaults, DITA-OT's @xtrf/@xtrc and valid:xpath to every element of the file
     (`xpaths`: False for a topic parsed from Markdown, whose source has no elements to point at).
 
@@ -589,12 +591,16 @@ def _parse_referenced(
 
 
 def _parse_markdown(file: Path, display: str, markdown_format: str) -> Parsed:
+    """A Markdown file as the topic DITA-OT's parser makes of it; a file that is not UTF-8, or whose
+    headings the format cannot place, is a DitaSyntaxError with its line."""
     try:
-        text = file.read_bytes().decode("utf-8")
+        data = file.read_bytes()
     except OSError as err:
         raise MissingTargetError(display, None, f"cannot read file: {err.strerror}") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = file.read_bytes()[: err.start].count(b"\n") + 1
+        line = data[: err.start].count(b"\n") + 1
         raise DitaSyntaxError(display, line, "Markdown topics must be UTF-8 encoded") from None
     try:
         topic = markdown.to_topic(text, file.name, markdown_format)
