@@ -92,7 +92,7 @@ def named_values(question: str, words: Sequence[Word], names: ValueNames) -> lis
     found: list[Named] = []
     i = 0
     while i < len(words):
-        hit = longest_name(words, i, names.exact)
+        hit = longest_name(words, i, names.exact, names.longest)
         if hit is None:
             i += 1
             continue

@@ -20,6 +20,8 @@ its only label, and a scheme value without a navtitle its key): it is matched as
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass
 from typing import Sequence, TypeVar
@@ -53,6 +55,11 @@ class ProfileNames:
     fuzzy: dict[str, str]
     codes: dict[str, str]
     word_ids: dict[str, str]
+
+    @functools.cached_property
+    def longest(self) -> int:
+        """The longest exact name, in letters and digits (where a run of words stops trying)."""
+        return max(map(len, self.exact), default=0)
 
 
 def _unambiguous(pairs: list[tuple[str, T]]) -> dict[str, T]:
@@ -111,6 +118,11 @@ class ValueNames:
     exact: dict[str, Value]
     word_ids: dict[str, Value]
 
+    @functools.cached_property
+    def longest(self) -> int:
+        """The longest exact name, in letters and digits (where a run of words stops trying)."""
+        return max(map(len, self.exact), default=0)
+
 
 def value_names(profiles: Sequence[ProfileInfo]) -> ValueNames:
     readers: list[tuple[str, Value]] = []
@@ -139,17 +151,17 @@ def values_in_code_form(question: str, names: ValueNames) -> list[tuple[Value, s
     return found
 
 
-def longest_name(words: Sequence, start: int, exact: dict) -> tuple[int, object] | None:
+def longest_name(words: Sequence, start: int, exact: dict, longest: int) -> tuple[int, object] | None:
     """The longest run of whole words from `start` whose letters and digits spell a key of `exact`:
     (its length in words, what it names), or None. No window in words: a guide's full title may run
     to six words or more and hold a shorter build's name at its start ("Orbit Server" in "Orbit Server
-    Customization and Tuning Guide"); the run stops once it is longer in letters than every key."""
-    limit = max(map(len, exact), default=0)
+    Customization and Tuning Guide"); the run stops once it is longer in letters than `longest`, the
+    longest key (the names' `longest`)."""
     key, found = "", None
-    for size, word in enumerate(words[start:], 1):
-        key += word.norm
-        if len(key) > limit:
+    for end in range(start, len(words)):  # no slice: a copy of the rest per word is quadratic
+        key += words[end].norm
+        if len(key) > longest:
             break
         if key in exact:
-            found = size, exact[key]
+            found = end + 1 - start, exact[key]
     return found

@@ -34,6 +34,7 @@ one value leaves the profiles keeping it as `candidates`, a combination no profi
 from __future__ import annotations
 
 import functools
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
@@ -222,7 +223,7 @@ def _names_and_labels(
     used = [False] * len(words)
     i = 0
     while i < len(words):
-        hit = longest_name(words, i, names.exact)
+        hit = longest_name(words, i, names.exact, names.longest)
         if hit and _names_a_longer_name(words, i, hit[0], titles):
             used[i : i + hit[0]] = [True] * hit[0]  # the name of a thing the docs document, not a build
             i += hit[0]
@@ -268,19 +269,35 @@ def _inside_a_named_name(
     names (by any of its names), with no word setting the two side by side between them: "In the Web
     Author Customization Guide, ... two Web Author installations" asks the guide about the product it
     documents, not the product's own build. Written side by side ("Oxygen XML Editor and the Oxygen
-    XML Editor Eclipse plugin", "... compared with ..."), both are named."""
+    XML Editor Eclipse plugin", "... compared with ..."), both are named. Linear in the question's
+    length: each mention is checked against the nearest mention of each other build on either side."""
+    comparing = [0]  # comparing[i]: the comparing words among words[:i]
+    for word in words:
+        comparing.append(comparing[-1] + (word.norm in _COMPARING))
+    by_profile: dict[str, list[tuple[int, int]]] = {}
+    for profile, start, end in spans:
+        by_profile.setdefault(profile, []).append((start, end))
+    names = {p: [_normalise(label) for label in labels.get(p, ())] for p in by_profile}
     inside: dict[str, bool] = {}
     for profile, start, end in spans:
         short = "".join(w.norm for w in words[start:end])
-        within = False
-        for other, o_start, o_end in spans:
-            longer = [n for n in map(_normalise, labels.get(other, ())) if len(n) > len(short)]
-            if other == profile or not any(short in name for name in longer):
-                continue
-            between = words[end:o_start] if end <= o_start else words[o_end:start]
-            within = within or not any(w.norm in _COMPARING for w in between)
-        inside[profile] = inside.get(profile, True) and within
+        inside[profile] = inside.get(profile, True) and any(
+            _beside_without_comparing(by_profile[other], start, end, comparing)
+            for other in by_profile
+            if other != profile and any(short in name and len(name) > len(short) for name in names[other])
+        )
     return {profile for profile, only_inside in inside.items() if only_inside}
+
+
+def _beside_without_comparing(others: list[tuple[int, int]], start: int, end: int, comparing: list[int]) -> bool:
+    """Whether the nearest of `others` (sorted spans) before or after words[start:end] has no
+    comparing word between it and them."""
+    at = bisect.bisect_left(others, (start, end))
+    before = others[at - 1] if at > 0 else None
+    after = next((o for o in others[at:] if o[0] >= end), None)
+    return (before is not None and comparing[start] == comparing[before[1]]) or (
+        after is not None and comparing[after[0]] == comparing[end]
+    )
 
 
 def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> tuple[int, object] | None:
