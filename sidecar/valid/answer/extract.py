@@ -53,7 +53,7 @@ PHRASE_FIT = 1.5  # per hyphenated compound of the question the unit says as one
 LIFECYCLE_FIT = 3.0  # a unit saying a thing is deprecated or removed, for "will it keep working?"
 SYMPTOM_FIT = 0.25  # a unit of a troubleshooting condition (the problem), beside its cause and remedy
 # DITA troubleshooting's condition element: the symptom, which a question restates rather than asks.
-SYMPTOM_ELEMENTS = frozenset({"condition"})
+SYMPTOM_ELEMENT = "condition"
 # Profiled content (in scope for fewer builds than the request) counts for this much more (the rules' product).
 SPECIFIC_BOOST = 1.5
 _NEGATION = re.compile(
@@ -685,7 +685,7 @@ def unit_candidates(
             family=(asked.kind == "count" or bool(asked.family)) and _family_fits(asked.family, unit.text),
             specific=_specific(chunks[unit.chunk_id].scope, scope, request.profiles),
             length=len(ts),
-            symptom=chunks[unit.chunk_id].element in SYMPTOM_ELEMENTS,
+            symptom=chunks[unit.chunk_id].element == SYMPTOM_ELEMENT,
         )
         bm25 = sum(
             math.log(1 + (n - unit_df[t] + 0.5) / (unit_df[t] + 0.5))

@@ -259,21 +259,20 @@ def _names_a_longer_name(words: list[_Word], start: int, size: int, titles: Titl
 
 
 _JOINING = frozenset("and or vs versus".split())  # the words that join two names
-_COMPARING = _JOINING | {"compared"}  # the words that set two names side by side
 
 
 def _inside_a_named_name(
     words: list[_Word], spans: list[tuple[str, int, int]], labels: Mapping[str, Sequence[str]]
 ) -> set[str]:
-    """The builds named only by a name that is part of the name of another build the question also
-    names (by any of its names), with no word setting the two side by side between them: "In the Web
-    Author Customization Guide, ... two Web Author installations" asks the guide about the product it
-    documents, not the product's own build. Written side by side ("Oxygen XML Editor and the Oxygen
-    XML Editor Eclipse plugin", "... compared with ..."), both are named. Linear in the question's
-    length: each mention is checked against the nearest mention of each other build on either side."""
-    comparing = [0]  # comparing[i]: the comparing words among words[:i]
+    """The builds named only after another named build whose name (any of its names) holds theirs,
+    with no joining word between: "In the Web Author Customization Guide, ... two Web Author
+    installations" asks the guide about the product it documents, not the product's own build. A
+    name written first, or joined to the other ("Oxygen XML Editor and the Oxygen XML Editor Eclipse
+    plugin", "the Web Author Customization Guide and Web Author"), names its build. Linear in the
+    question's length: each mention is checked against the nearest earlier mention of each other build."""
+    joining = [0]  # joining[i]: the joining words among words[:i]
     for word in words:
-        comparing.append(comparing[-1] + (word.norm in _COMPARING))
+        joining.append(joining[-1] + (word.norm in _JOINING))
     by_profile: dict[str, list[tuple[int, int]]] = {}
     for profile, start, end in spans:
         by_profile.setdefault(profile, []).append((start, end))
@@ -282,22 +281,18 @@ def _inside_a_named_name(
     for profile, start, end in spans:
         short = "".join(w.norm for w in words[start:end])
         inside[profile] = inside.get(profile, True) and any(
-            _beside_without_comparing(by_profile[other], start, end, comparing)
+            _follows_without_joining(by_profile[other], start, joining)
             for other in by_profile
             if other != profile and any(short in name and len(name) > len(short) for name in names[other])
         )
     return {profile for profile, only_inside in inside.items() if only_inside}
 
 
-def _beside_without_comparing(others: list[tuple[int, int]], start: int, end: int, comparing: list[int]) -> bool:
-    """Whether the nearest of `others` (sorted spans) before or after words[start:end] has no
-    comparing word between it and them."""
-    at = bisect.bisect_left(others, (start, end))
-    before = others[at - 1] if at > 0 else None
-    after = next((o for o in others[at:] if o[0] >= end), None)
-    return (before is not None and comparing[start] == comparing[before[1]]) or (
-        after is not None and comparing[after[0]] == comparing[end]
-    )
+def _follows_without_joining(others: list[tuple[int, int]], start: int, joining: list[int]) -> bool:
+    """Whether the nearest of `others` (sorted spans) ending before word `start` has no joining word
+    between it and that word."""
+    at = bisect.bisect_left(others, (start, start))
+    return at > 0 and joining[start] == joining[others[at - 1][1]]
 
 
 def _coordinated(words: list[_Word], start: int, size: int, exact: dict) -> tuple[int, object] | None:
