@@ -27,7 +27,7 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Mapping, Protocol, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Protocol, Sequence
 
 from valid.contracts import ProfileInfo
 from valid.errors import ConfigError
@@ -443,8 +443,7 @@ class AnswerEngine:
         # A build left out is nearer the question in meaning than all of them (its content was judged
         # not to answer by a term it lacks): the question may be about that build's topic, and the
         # text these builds share only the next best match. The reader chooses.
-        nearest = max(run.retrievals[p].best_similarity or 0.0 for p in relevant)
-        if any((run.retrievals[p].best_similarity or 0.0) > nearest for p in pool if p not in relevant):
+        if _left_out_nearer(run.retrievals, relevant, [p for p in pool if p not in relevant]):
             return False
         chunks = shared_chunks(run.retrievals, relevant)
         result = self._loop(
@@ -623,8 +622,7 @@ class AnswerEngine:
         others = set(pool) - set(said)
         if len(quoted) != 1 or not others:
             return False
-        nearest = max(retrievals[p].best_similarity or 0.0 for p in said)
-        if any((retrievals[p].best_similarity or 0.0) > nearest for p in others):
+        if _left_out_nearer(retrievals, said, others):
             return False
         topics = {topic_of(cite) for cite in next(iter(quoted))}
         for path in {topic.partition("#")[0] for topic in topics}:  # each source file read once
@@ -1087,6 +1085,12 @@ def _release_id(release) -> str:
         if isinstance(value, str) and value:
             return value
     raise ValueError("the release handle has no release id")
+
+
+def _left_out_nearer(retrievals, kept: Iterable[str], left_out: Iterable[str]) -> bool:
+    """Whether a build left out keeps a passage nearer the question in meaning than every kept one's."""
+    nearest = max(retrievals[p].best_similarity or 0.0 for p in kept)
+    return any((retrievals[p].best_similarity or 0.0) > nearest for p in left_out)
 
 
 def _join(names: Sequence[str]) -> str:

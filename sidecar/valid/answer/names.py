@@ -21,7 +21,6 @@ its only label, and a scheme value without a navtitle its key): it is matched as
 from __future__ import annotations
 
 import functools
-
 import re
 from dataclasses import dataclass
 from typing import Sequence, TypeVar

@@ -20,7 +20,7 @@ follows the formats' documentation and what DITA-OT 4.2.4 writes for them:
   paragraph); inline code (teletype in MDITA), emphasis, strong emphasis, links, images and hard
   line breaks (`<?linebreak?>`). Raw HTML is left out.
 
-Every element carries its DITA @class and the line of the Markdown file it starts on, so messages
+Every element carries its DITA @class (the built-in DITA 1.3 table, valid.dita.classes) and the line of the Markdown file it starts on, so messages
 about the topic name the file and line the writer wrote. Pure: text in, element tree out.
 """
 
@@ -36,20 +36,11 @@ from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from valid.dita.classes import default_class
+
 # @format values DITA-OT parses as Markdown, and the flavour each one is read as.
 FORMATS = {"markdown": "markdown", "md": "markdown", "mdita": "mdita", "wikidocs": "wikidocs"}
 
-_CLASSES = {
-    "topic": "- topic/topic ", "title": "- topic/title ", "shortdesc": "- topic/shortdesc ",
-    "body": "- topic/body ", "section": "- topic/section ", "example": "- topic/example ",
-    "p": "- topic/p ", "ul": "- topic/ul ", "ol": "- topic/ol ", "li": "- topic/li ", "lq": "- topic/lq ",
-    "note": "- topic/note ", "codeblock": "+ topic/pre pr-d/codeblock ", "codeph": "+ topic/ph pr-d/codeph ",
-    "b": "+ topic/ph hi-d/b ", "i": "+ topic/ph hi-d/i ", "tt": "+ topic/ph hi-d/tt ", "sup": "+ topic/ph hi-d/sup ",
-    "fn": "- topic/fn ", "xref": "- topic/xref ", "image": "- topic/image ",
-    "alt": "- topic/alt ", "table": "- topic/table ", "tgroup": "- topic/tgroup ",
-    "colspec": "- topic/colspec ", "thead": "- topic/thead ", "tbody": "- topic/tbody ",
-    "row": "- topic/row ", "entry": "- topic/entry ",
-}
 _NOTE_TYPES = frozenset(
     "note tip fastpath restriction important remember attention caution notice danger warning trouble".split()
 )
@@ -143,13 +134,13 @@ class _Builder:
         return self.titled_topic(text, attributes, _line(heading), heading.children[0])
 
     def titled_topic(self, title: str, attributes: dict, line: int, inline: SyntaxTreeNode | None = None):
-        topic = etree.Element("topic", {"class": _CLASSES["topic"]})
+        topic = etree.Element("topic", {"class": default_class("topic")})
         topic.sourceline = line
         given = attributes.pop("id", None)
         topic.set("id", self._unique(given or _id_from(title)))
         for name, value in attributes.items():
             topic.set(name, value)
-        title_el = etree.SubElement(topic, "title", {"class": _CLASSES["title"]})
+        title_el = etree.SubElement(topic, "title", {"class": default_class("title")})
         title_el.sourceline = line
         if inline is None:
             title_el.text = title
@@ -171,7 +162,7 @@ class _Builder:
         return found
 
     def _element(self, parent, name: str, node: SyntaxTreeNode | None = None, attributes=None) -> etree._Element:
-        el = etree.SubElement(parent, name, {"class": _CLASSES[name]})
+        el = etree.SubElement(parent, name, {"class": default_class(name)})
         el.sourceline = _line(node) if node is not None and node.map else parent.sourceline
         for key, value in (attributes or {}).items():
             el.set(key, value)
@@ -348,7 +339,7 @@ def _body(topic: etree._Element) -> etree._Element:
     """The topic's body, made after its title and short description when it has none yet."""
     body = topic.find("body")
     if body is None:
-        body = etree.Element("body", {"class": _CLASSES["body"]})
+        body = etree.Element("body", {"class": default_class("body")})
         body.sourceline = topic.sourceline
         before = [child for child in topic if child.tag in ("title", "shortdesc")]
         topic.insert(len(before), body)
