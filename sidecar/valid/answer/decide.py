@@ -190,11 +190,14 @@ class AnswerEngine:
         titles = self.vocabulary.titles
         # A build's name inside a longer name the docs title a topic with names that thing (valid.answer.scope).
         self._title_phrases = scoping.TitlePhrases(titles)
+        common = self.vocabulary.common
         if isinstance(generator, OfflineExtractive) and generator.vectors is None:
-            generator = generator.bound(vectors, titles)
+            generator = generator.bound(vectors, titles, common)
         self.generator = generator
         self.offline = (
-            generator if isinstance(generator, OfflineExtractive) else OfflineExtractive(tuning=tuning).bound(vectors, titles)
+            generator
+            if isinstance(generator, OfflineExtractive)
+            else OfflineExtractive(tuning=tuning).bound(vectors, titles, common)
         )
         self.owned = owned
         self.issues = issues
@@ -275,7 +278,7 @@ class AnswerEngine:
 
     def read(self, question: str, resolution: ScopeResolution) -> Reading:
         """The question's one reading (valid.answer.reading), against the names that chose its scope."""
-        return read(question, self._names(resolution), self.vocabulary.commands)
+        return read(question, self._names(resolution), self.vocabulary.commands, self.vocabulary.common)
 
     def _names_of(self, profile: str) -> list[str]:
         """The words that name one profile (its name, labels and their dotted versions)."""
@@ -661,7 +664,7 @@ class AnswerEngine:
         evidence (or why it has none) and the answer the offline answerer selects from it (or None)."""
         resolution = self.resolve_scope(run.question, profile, {})
         # Read against this scope's names (the same reading when they are the same).
-        reading = run.reading.for_names(self._names(resolution), self.vocabulary.commands)
+        reading = run.reading.for_names(self._names(resolution), self.vocabulary.commands, self.vocabulary.common)
         own = _Ask(run.question, resolution, reading, run.searched, run.embedder, run.stages, run.progress, [profile])
         chunks = self._in_scope_chunks(own, profile, reading.anchors, reading.words)
         if isinstance(chunks, _Attempts):

@@ -306,7 +306,9 @@ def _unless_another_product(match: re.Match) -> str:
     return " "
 
 
-def read_question(request: GenerationRequest, vocabulary=(), titles: frozenset[str] = frozenset()) -> Asked:
+def read_question(
+    request: GenerationRequest, vocabulary=(), titles: frozenset[str] = frozenset(), common: frozenset[str] = frozenset()
+) -> Asked:
     """What the answerer needs of the question: the engine's one reading of it (request.reading;
     read here when the request was built without one, or asks another question, a sub-question),
     with the terms and anchors of this request's own scope names and evidence."""
@@ -335,7 +337,7 @@ def read_question(request: GenerationRequest, vocabulary=(), titles: frozenset[s
             head = min(with_typos_resolved({head}, written) - {head}, default=head)
         head = stem(head)
     return Asked(
-        reading.kind, frozenset(wanted), tuple(anchors(request.question, names)), pattern,
+        reading.kind, frozenset(wanted), tuple(anchors(request.question, names, common=common)), pattern,
         counted=head, family=_family_units(wanted), measured=_measured_units(head, request.question),
         wants_code=reading.wants_code,
         location=reading.location,
@@ -609,7 +611,7 @@ BM25_B = 0.75
 
 def unit_candidates(
     request: GenerationRequest, vectors: UnitVectorSource | None = None, tuning: Tuning = BUILT_IN,
-    titles: frozenset[str] = frozenset(), specific_boost: float = SPECIFIC_BOOST,
+    titles: frozenset[str] = frozenset(), specific_boost: float = SPECIFIC_BOOST, common: frozenset[str] = frozenset(),
 ) -> tuple[Asked, list[Candidate]]:
     """Every unit of the request's chunks with its signals and features, in chunk and document order.
     The features include the hand-set product of the tuning's weights (`_rules_score`), as its
@@ -621,10 +623,10 @@ def unit_candidates(
     unit_terms = [terms(unit_input(u)) for u in units]
     title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
     crumb_terms = {cid: terms(" ".join(chunk.breadcrumbs[1:])) for cid, chunk in chunks.items()}
-    titled = {cid: bool(anchors(chunk.title)) for cid, chunk in chunks.items()}  # a title naming a thing in code form
+    titled = {cid: bool(anchors(chunk.title, common=common)) for cid, chunk in chunks.items()}  # a title naming a thing in code form
     vocabulary = set().union(set(), *unit_terms, *title_terms.values())
     # The generation's names decide nothing here: every chunk is already in scope.
-    asked = read_question(request, vocabulary, titles)
+    asked = read_question(request, vocabulary, titles, common)
     # The asked anchors each chunk's title names: read once per chunk, not once per unit.
     title_anchors = {cid: [a for a in asked.anchors if anchor_in(a, chunk.title)] for cid, chunk in chunks.items()}
     # Only a where-question reads a whole section's words (see below).
@@ -813,6 +815,7 @@ class OfflineExtractive:
         selection: SelectionModel | None = None,
         vectors: UnitVectorSource | None = None,
         titles: frozenset[str] = frozenset(),
+        common: frozenset[str] = frozenset(),
     ):
         """tuning: the engine's floors and weights (make_generator(kind, tuning=...); an engine checks it
         is its own); selector: "fitted" (the logistic model `selection`, default the one shipped in
@@ -820,7 +823,8 @@ class OfflineExtractive:
         vectors: where the question's and the units' vectors come from (the engine gives the release's
         stored unit vectors; None: no similarity feature); titles: the doc set's chunk titles, which a
         cross-reference shows (a question asking which topic a passage sends the reader to is answered
-        only by a passage naming one; none given: any passage about it)."""
+        only by a passage naming one; none given: any passage about it); common: the words most of the
+        doc set's chunks write (valid.answer.vocabulary), which name nothing a passage must hold."""
         if selector not in SELECTORS:
             raise ValueError(f"unknown selector {selector!r}; choose one of: {', '.join(SELECTORS)}")
         self.max_steps = max_steps
@@ -831,12 +835,17 @@ class OfflineExtractive:
         self.selection = selection if selection is not None else SelectionModel.default()
         self.vectors = vectors
         self.titles = frozenset(titles)
+        self.common = frozenset(common)
 
-    def bound(self, vectors: UnitVectorSource, titles: frozenset[str] = frozenset()) -> "OfflineExtractive":
-        """The same answerer reading its vectors from `vectors` and its titles from `titles` (one release's)."""
+    def bound(
+        self, vectors: UnitVectorSource, titles: frozenset[str] = frozenset(), common: frozenset[str] = frozenset()
+    ) -> "OfflineExtractive":
+        """The same answerer reading its vectors from `vectors`, its titles from `titles` and its common
+        words from `common` (one release's)."""
         bound = copy.copy(self)  # a subclass stays itself (the fit's recorder)
         bound.vectors = vectors
         bound.titles = frozenset(titles)
+        bound.common = frozenset(common)
         return bound
 
     def rank_units(self, request: GenerationRequest) -> list[tuple[float, Unit]]:
@@ -846,7 +855,9 @@ class OfflineExtractive:
         """The candidate units, best first, each with its score: the fitted model's probability
         (selector "fitted"), or the product of the hand-set weights weighed with meaning (selector "rules")."""
         # Both selectors read the units' similarity to the question (the rules through semantic_weight).
-        asked, candidates = unit_candidates(request, self.vectors, self.tuning, self.titles, self.specific_boost)
+        asked, candidates = unit_candidates(
+            request, self.vectors, self.tuning, self.titles, self.specific_boost, self.common
+        )
         scored = []
         for candidate in candidates:
             if candidate.says_nothing:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Collection, Iterable, Literal
 
 from valid.answer import cues
 from valid.answer.text import STOPWORDS, stem, terms, with_typos_resolved
@@ -75,14 +75,18 @@ _PROSE_COMPOUND = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 _NUMBER_UNIT = re.compile(r"^\d+(?:[.,]\d+)*[a-z]{0,3}$", re.I)  # "2x", "8", "32gb": quantities, not names
 
 
-def anchors(question: str, ignore: Iterable[str] = (), commands: Iterable[str] = ()) -> list[Anchor]:
+def anchors(
+    question: str, ignore: Iterable[str] = (), commands: Iterable[str] = (), common: Collection[str] = ()
+) -> list[Anchor]:
     """The question's anchors, in question order, without the words that name generations.
 
     `ignore` holds the words that resolved the scope (a generation's name, a machine type): they
     say which content to search, not what to find in it. `commands` are the doc set's own command
     names (vocabulary.py): written in plain words in the question, they are anchors all the same.
+    `common` holds the words most of the doc set's chunks write (vocabulary.py: its product's own
+    name, "DITA-OT" in DITA-OT's guide): written in code form they still pick no passage.
     """
-    ignored = {w.lower() for name in ignore for w in [name, *name.split()]}
+    ignored = {w.lower() for name in ignore for w in [name, *name.split()]} | set(common)
     found: list[tuple[int, Anchor]] = []
     # Characters already inside an anchor: a lookup per candidate, not a scan of every earlier one.
     taken = bytearray(len(question) + 1)

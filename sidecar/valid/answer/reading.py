@@ -21,7 +21,7 @@ valid.answer.question.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Collection, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -84,22 +84,23 @@ class Reading(BaseModel):
     abbreviated: tuple[str, ...] = ()  # acronyms ("numa")
     alternatives: tuple[frozenset[str], ...] = ()  # terms offered as alternatives ("YAML or TOML")
 
-    def for_names(self, names: Iterable[str], commands: Iterable[str] = ()) -> "Reading":
+    def for_names(self, names: Iterable[str], commands: Iterable[str] = (), common: Collection[str] = ()) -> "Reading":
         """This reading, with what it is about read against other scope names (the same object when
         they are the same)."""
         names = tuple(names)
-        return self if names == self.scope_names else read(self.question, names, commands)
+        return self if names == self.scope_names else read(self.question, names, commands, common)
 
 
-def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = ()) -> Reading:
+def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = (), common: Collection[str] = ()) -> Reading:
     """The one reading of `question`; `names` are the words that chose the scope (never what is
-    asked about), `commands` the doc set's own command names (anchors even in plain words)."""
+    asked about), `commands` the doc set's own command names (anchors even in plain words),
+    `common` the words most of its chunks write (never anchors; valid.answer.vocabulary)."""
     names = tuple(names)
     said = with_default_said(question)
     start, _ = asking_span(question)
     # The last sentence asks whether something is there ("I upgraded. Is X still available?").
     last_sentence = ([s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s.strip()][-1:] or [question])[0]
-    about = anchors(question, names, commands)
+    about = anchors(question, names, commands, common)
     # "Which topic does the note refer to? Which one?": the place asked for is read on the whole
     # question, since the sentence that asks may not say it; its value is a title.
     reference = cues.REFERENCE.holds(question)

@@ -47,14 +47,15 @@ class Derived(BaseModel):
         "None in releases built before it was stored.",
     )
 
-    def to_vocabulary(self, titles: Iterable[str] = ()):
-        """The lookup object; `titles` (the release's chunk titles) are read from its store, not kept here."""
+    def to_vocabulary(self, titles: Iterable[str] = (), common: Iterable[str] = ()):
+        """The lookup object; `titles` (the release's chunk titles) and `common` (the words most of its
+        chunks write) are read from its store, not kept here."""
         from valid.answer.abbreviations import Abbreviations
         from valid.answer.vocabulary import Vocabulary, is_command_name
 
         abbreviations = Abbreviations({short: tuple(longs) for short, longs in self.vocabulary.abbreviations.items()})
         commands = frozenset(c for c in self.vocabulary.commands if is_command_name(c))
-        return Vocabulary(abbreviations=abbreviations, commands=commands, titles=frozenset(titles))
+        return Vocabulary(abbreviations=abbreviations, commands=commands, titles=frozenset(titles), common=frozenset(common))
 
     def to_owned(self):
         from valid.audit.owned import OwnedValueTable

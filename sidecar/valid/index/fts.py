@@ -9,6 +9,7 @@ scope. User text never reaches FTS5 syntax: every whitespace-separated token is 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import sqlite3
 from pathlib import Path
@@ -152,6 +153,14 @@ def search_match(
         "WHERE chunks_fts MATCH ? ORDER BY score, scoped.id LIMIT ?"
     )
     return [(row[0], float(row[1])) for row in db.execute(sql, (query, k))]
+
+
+def common_tokens(db: sqlite3.Connection, share: float) -> frozenset[str]:
+    """The tokens at least `share` of the chunks hold (FTS5's document count per token)."""
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")
+    (total,) = db.execute("SELECT count(*) FROM chunks").fetchone()
+    least = max(1, math.ceil(share * total))
+    return frozenset(term for (term,) in db.execute("SELECT term FROM temp.chunks_vocab WHERE doc >= ?", (least,)))
 
 
 def tokens(db: sqlite3.Connection) -> list[str]:

@@ -399,8 +399,13 @@ class Release:
         return self._titles
 
     def vocabulary(self):
-        """What the doc set says about its words (valid.answer.vocabulary), with its chunk titles."""
-        return self.derived.to_vocabulary(titles=self.chunk_titles())
+        """What the doc set says about its words (valid.answer.vocabulary), with its chunk titles and
+        the words most of its chunks write."""
+        from valid.answer.vocabulary import COMMON_SHARE
+
+        with self._lock:
+            common = fts.common_tokens(self._db, COMMON_SHARE)
+        return self.derived.to_vocabulary(titles=self.chunk_titles(), common=common)
 
     def all_chunk_ids(self) -> list[str]:
         with self._lock:
