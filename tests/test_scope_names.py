@@ -127,3 +127,18 @@ def test_a_build_named_only_inside_another_builds_name_is_that_builds_subject():
     assert ask("Which port does Orbit Server use, and which the Orbit Server Customization Guide?") == ["server", "server-guide"]
     assert ask("Orbit Server compared with the Server Customization Guide: which log level?") == ["server", "server-guide"]
     assert ask("Which port does Orbit Server use?") == ["server"]
+
+
+def test_a_leading_label_that_names_builds_addresses_the_question_to_them():
+    # "Engine: we own a Renderer license": the question is the engine's reader's, about the other
+    # product's license; the renderer is what is asked about, not a scope of its own.
+    profiles = [profile("engine", "Orbit Engine"), profile("renderer", "Orbit Renderer"), profile("viewer", "Orbit Viewer")]
+    ask = lambda q: resolve_scope(q, profiles).profiles  # noqa: E731
+    assert ask("Orbit Engine: we only own an Orbit Renderer license. Can we run the engine with it?") == ["engine"]
+    assert ask("Orbit Engine and Orbit Viewer: which port does each use, and does Orbit Renderer need one?") == [
+        "engine", "viewer"
+    ]
+    # Without a label naming a build, every build named is the question's.
+    assert ask("We only own an Orbit Renderer license. Can we run Orbit Engine with it?") == ["engine", "renderer"]
+    assert ask("Note: we own Orbit Renderer. Does Orbit Engine run with its license?") == ["engine", "renderer"]
+    assert ask("Which port does Orbit Engine use, and which Orbit Renderer?") == ["engine", "renderer"]

@@ -183,6 +183,7 @@ def resolve_scope(
     named = _Named()
     used = _names_and_labels(words, profiles, names, named, titles)
     named.found -= _inside_a_named_name(words, named.spans, {p.name: p.labels for p in profiles})
+    named.found -= _named_after_the_label(question, named.spans)
     for profile, text in ids_in_code_form(question, names):
         named.add(profile, text)
     naming = naming_pattern(profiles)
@@ -286,6 +287,26 @@ def _inside_a_named_name(
             if other != profile and any(short in name and len(name) > len(short) for name in names[other])
         )
     return {profile for profile, only_inside in inside.items() if only_inside}
+
+
+# A question's leading label: the words before its first colon, with no sentence ending among them.
+_LABEL = re.compile(r"\s*([^:.!?\n]{1,80}):\s")
+
+
+def _named_after_the_label(question: str, spans: list[tuple[str, int, int]]) -> set[str]:
+    """The builds named only after a leading label that names builds itself: "Oxygen Publishing
+    Engine: we only own a PDF Chemistry license. Can we run the engine with it?" is addressed to the
+    label's build; the build named after it is what the question is about (its license, its
+    output), not a scope of its own. A label naming no build ("Note: ...") changes nothing, and builds
+    named in the label together ("HTML and PDF editions: ...") are all its scope."""
+    label = _LABEL.match(question)
+    if label is None:
+        return set()
+    end = len(_words(label.group(1)))  # the label's words are the question's first words
+    in_label = {profile for profile, start, _ in spans if start < end}
+    if not in_label:
+        return set()
+    return {profile for profile, _, _ in spans} - in_label
 
 
 def _follows_without_joining(others: list[tuple[int, int]], start: int, joining: list[int]) -> bool:
