@@ -307,7 +307,10 @@ def _unless_another_product(match: re.Match) -> str:
 
 
 def read_question(
-    request: GenerationRequest, vocabulary=(), titles: frozenset[str] = frozenset(), common: frozenset[str] = frozenset()
+    request: GenerationRequest,
+    vocabulary=(),
+    titles: frozenset[str] = frozenset(),
+    common: frozenset[str] = frozenset(),
 ) -> Asked:
     """What the answerer needs of the question: the engine's one reading of it (request.reading;
     read here when the request was built without one, or asks another question, a sub-question),
@@ -623,7 +626,8 @@ def unit_candidates(
     unit_terms = [terms(unit_input(u)) for u in units]
     title_terms = {cid: terms(chunk.title) for cid, chunk in chunks.items()}
     crumb_terms = {cid: terms(" ".join(chunk.breadcrumbs[1:])) for cid, chunk in chunks.items()}
-    titled = {cid: bool(anchors(chunk.title, common=common)) for cid, chunk in chunks.items()}  # a title naming a thing in code form
+    # A title naming a thing in code form (the doc set's common words name nothing).
+    titled = {cid: bool(anchors(chunk.title, common=common)) for cid, chunk in chunks.items()}
     vocabulary = set().union(set(), *unit_terms, *title_terms.values())
     # The generation's names decide nothing here: every chunk is already in scope.
     asked = read_question(request, vocabulary, titles, common)

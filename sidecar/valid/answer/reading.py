@@ -91,7 +91,9 @@ class Reading(BaseModel):
         return self if names == self.scope_names else read(self.question, names, commands, common)
 
 
-def read(question: str, names: Iterable[str] = (), commands: Iterable[str] = (), common: Collection[str] = ()) -> Reading:
+def read(
+    question: str, names: Iterable[str] = (), commands: Iterable[str] = (), common: Collection[str] = ()
+) -> Reading:
     """The one reading of `question`; `names` are the words that chose the scope (never what is
     asked about), `commands` the doc set's own command names (anchors even in plain words),
     `common` the words most of its chunks write (never anchors; valid.answer.vocabulary)."""

@@ -55,7 +55,9 @@ class Derived(BaseModel):
 
         abbreviations = Abbreviations({short: tuple(longs) for short, longs in self.vocabulary.abbreviations.items()})
         commands = frozenset(c for c in self.vocabulary.commands if is_command_name(c))
-        return Vocabulary(abbreviations=abbreviations, commands=commands, titles=frozenset(titles), common=frozenset(common))
+        return Vocabulary(
+            abbreviations=abbreviations, commands=commands, titles=frozenset(titles), common=frozenset(common)
+        )
 
     def to_owned(self):
         from valid.audit.owned import OwnedValueTable
