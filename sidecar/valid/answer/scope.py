@@ -289,8 +289,17 @@ def _inside_a_named_name(
     return {profile for profile, only_inside in inside.items() if only_inside}
 
 
-# A question's leading label: the words before its first colon, with no sentence ending among them.
-_LABEL = re.compile(r"\s*([^:.!?\n]{1,80}):\s")
+LABEL_MAX = 80  # characters: a label is a name or two, not a sentence
+
+
+def _leading_label(question: str) -> str | None:
+    """The words before the question's first colon when they are a label: short, no sentence end
+    among them, and a space after the colon (not "C:\\" or "https://")."""
+    head, colon, rest = question.partition(":")
+    head = head.lstrip()
+    if not colon or not rest[:1].isspace() or not 1 <= len(head) <= LABEL_MAX:
+        return None
+    return None if any(mark in head for mark in ".!?\n") else head
 
 
 def _named_after_the_label(question: str, spans: list[tuple[str, int, int]]) -> set[str]:
@@ -299,10 +308,10 @@ def _named_after_the_label(question: str, spans: list[tuple[str, int, int]]) -> 
     label's build; the build named after it is what the question is about (its license, its
     output), not a scope of its own. A label naming no build ("Note: ...") changes nothing, and builds
     named in the label together ("HTML and PDF editions: ...") are all its scope."""
-    label = _LABEL.match(question)
+    label = _leading_label(question)
     if label is None:
         return set()
-    end = len(_words(label.group(1)))  # the label's words are the question's first words
+    end = len(_words(label))  # the label's words are the question's first words
     in_label = {profile for profile, start, _ in spans if start < end}
     if not in_label:
         return set()
