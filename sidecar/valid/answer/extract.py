@@ -895,8 +895,10 @@ class OfflineExtractive:
             # Nothing in scope states a number, a value or the names asked for: abstain rather than
             # quote a sentence around it. (A procedure or an explanation may be told in prose.)
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
-        if asked.kind in _PIECE_KINDS:
-            scored = fitting  # a number, a value or names, or nothing; other kinds prefer a fit by score only
+        # Once something in scope fits, every unit competes and a misfit is weighed down (the rules'
+        # kind_misfit, the fitted model's kind_fits weight), not dropped: the kind is read from the
+        # question's wording, and the unit that answers may state its value in a form that reading
+        # does not see (a list of fields for "which field prints the number of pages").
         if not scored or self.selector == "fitted" and scored[0][0] < self.selection.floor:
             # Nothing in scope says it, or the best unit is below the fitted floor: abstain.
             return Draft(scope=list(request.scope), answer="", steps=[], model=None, calls=1)
@@ -988,8 +990,9 @@ def _specific(chunk_scope, scope: set[str], profiles) -> bool:
 def answering_chunk(request: GenerationRequest, answerer: "OfflineExtractive | None" = None) -> str | None:
     """The chunk the offline answerer would take its answer line from (None: it would abstain)."""
     asked, ranked = (answerer or OfflineExtractive())._rank(request)
-    fitting = [u for _, u in ranked if asked.kind not in _PIECE_KINDS or _kind_fits(asked, u)]
-    return fitting[0].chunk_id if fitting else None
+    if not ranked or asked.kind in _PIECE_KINDS and not any(_kind_fits(asked, u) for _, u in ranked):
+        return None
+    return ranked[0][1].chunk_id  # once a unit fits, the best of all (OfflineExtractive.generate)
 
 
 def states_an_answer(request: GenerationRequest, answerer: "OfflineExtractive | None" = None) -> bool:

@@ -69,7 +69,11 @@ class Tuning(BaseModel):
         0.8, ge=0, description="A word of the chunk title counts for this much of a word of the unit itself."
     )
     kind_fit: float = Field(1.6, ge=0, description="Factor for a unit that can answer the kind of question asked.")
-    kind_misfit: float = Field(0.35, ge=0, description="Factor for a unit that cannot.")
+    kind_misfit: float = Field(
+        0.7, ge=0,
+        description="Factor for a unit that cannot: weighed down, not dropped (a grid on every dev file: 0.35, 0.5, "
+        "0.7, 1.0; docs/answer.md).",
+    )
     anchor_fit: float = Field(1.8, ge=0, description="Factor per anchor (flag, command, quoted term) the unit holds.")
     family_fit: float = Field(
         1.8, ge=0, description="Factor for a unit stating a quantity in the unit family asked for (memory: GiB)."

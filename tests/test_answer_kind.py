@@ -1,0 +1,51 @@
+"""What is asked (a number, a value, names) is read from the question's wording, and the offline
+answerer weighs a unit that does not state it down (the tuning's kind_misfit) instead of dropping it
+once some unit does: the unit that answers may state its value in a form the reading does not see.
+Nothing in scope that states the kind asked still means no answer."""
+
+from valid.answer.extract import OfflineExtractive
+from valid.answer.models import EvidenceChunk
+from valid.answer.prompt import GenerationRequest
+from valid.answer.reading import read
+from valid.answer.tuning import Tuning
+
+# "the total number of pages" makes this read as a count, but what it asks for is a field's name.
+QUESTION = "Which field prints the total number of pages in the page footer?"
+FIELDS = EvidenceChunk(
+    id="theme.md#footer/body", alias="c1", title="Footer fields", scope=["a", "b"],
+    text="The following variable fields are supported in the footer content:\n"
+    "- {title}: Map title\n- {page-number}: Current page number\n- {page-count}: Total number of pages",
+)
+# States a number, so it fits a count, and shares only a few of the question's words.
+AREA = EvidenceChunk(
+    id="theme.md#page/body", alias="c2", title="Page", scope=["a", "b"],
+    text="The footer area of each page is 20 mm high.",
+)
+
+
+def _answer(*chunks: EvidenceChunk, tuning: Tuning = Tuning()):
+    request = GenerationRequest(
+        question=QUESTION, scope=["a"], labels=["A"], chunks=list(chunks), profiles=["a", "b"]
+    )
+    return OfflineExtractive(selector="rules", tuning=tuning).generate(request)
+
+
+def test_the_question_reads_as_a_count():
+    assert read(QUESTION).kind == "count"
+
+
+def test_a_unit_that_states_no_number_answers_when_its_words_and_meaning_outweigh_the_misfit():
+    draft = _answer(FIELDS, AREA)
+    assert draft.steps[0].cite == FIELDS.id
+    assert "{page-count}: Total number of pages" in draft.steps[0].text
+
+
+def test_the_misfit_weighs_it_down_rather_than_out():
+    # Weighed down hard enough, the unit stating a number answers first; the field list still competes.
+    draft = _answer(FIELDS, AREA, tuning=Tuning(kind_misfit=0.05))
+    assert draft.steps[0].cite == AREA.id
+
+
+def test_nothing_in_scope_stating_the_kind_asked_is_no_answer():
+    draft = _answer(FIELDS)
+    assert draft.answer == "" and draft.steps == []
