@@ -16,10 +16,10 @@ FIELDS = EvidenceChunk(
     text="The following variable fields are supported in the footer content:\n"
     "- {title}: Map title\n- {page-number}: Current page number\n- {page-count}: Total number of pages",
 )
-# States a number, so it fits a count, and shares only a few of the question's words.
+# States a number, so it fits a count, and shares only one of the question's words.
 AREA = EvidenceChunk(
     id="theme.md#page/body", alias="c2", title="Page", scope=["a", "b"],
-    text="The footer area of each page is 20 mm high.",
+    text="The body of each page starts 20 mm below its top edge.",
 )
 
 
