@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from dataclasses import dataclass, replace
 
@@ -987,19 +988,24 @@ def _specific(chunk_scope, scope: set[str], profiles) -> bool:
     return set(chunk_scope) == scope or bool(profiles) and not set(profiles) <= set(chunk_scope)
 
 
+def _states_the_kind(asked: Asked, units: Iterable[Unit]) -> bool:
+    """Whether one of `units` fits the question's kind (a number for a count, a value for a value
+    question, names for a names question); other kinds always may be answered."""
+    return asked.kind not in _PIECE_KINDS or any(_kind_fits(asked, unit) for unit in units)
+
+
 def answering_chunk(request: GenerationRequest, answerer: "OfflineExtractive | None" = None) -> str | None:
     """The chunk the offline answerer would take its answer line from (None: it would abstain)."""
     asked, ranked = (answerer or OfflineExtractive())._rank(request)
-    if not ranked or asked.kind in _PIECE_KINDS and not any(_kind_fits(asked, u) for _, u in ranked):
+    if not ranked or not _states_the_kind(asked, (u for _, u in ranked)):
         return None
     return ranked[0][1].chunk_id  # once a unit fits, the best of all (OfflineExtractive.generate)
 
 
 def states_an_answer(request: GenerationRequest, answerer: "OfflineExtractive | None" = None) -> bool:
-    """Whether the request's chunks hold a unit that fits the question's kind (a number for a count,
-    a value for a value question, names for a names question); other kinds always may be answered."""
+    """Whether the request's chunks hold a unit that fits the question's kind (`_states_the_kind`)."""
     asked, ranked = (answerer or OfflineExtractive())._rank(request)
-    return asked.kind not in _PIECE_KINDS or any(_kind_fits(asked, unit) for _, unit in ranked)
+    return _states_the_kind(asked, (unit for _, unit in ranked))
 
 
 def _name_terms(names) -> set[str]:

@@ -155,9 +155,14 @@ def search_match(
     return [(row[0], float(row[1])) for row in db.execute(sql, (query, k))]
 
 
+def _vocabulary_table(db: sqlite3.Connection) -> None:
+    """FTS5's own view of the index's tokens, one row per token with its document count."""
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")
+
+
 def common_tokens(db: sqlite3.Connection, share: float) -> frozenset[str]:
     """The tokens at least `share` of the chunks hold (FTS5's document count per token)."""
-    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")
+    _vocabulary_table(db)
     (total,) = db.execute("SELECT count(*) FROM chunks").fetchone()
     least = max(1, math.ceil(share * total))
     return frozenset(term for (term,) in db.execute("SELECT term FROM temp.chunks_vocab WHERE doc >= ?", (least,)))
@@ -165,5 +170,5 @@ def common_tokens(db: sqlite3.Connection, share: float) -> frozenset[str]:
 
 def tokens(db: sqlite3.Connection) -> list[str]:
     """Every token of the full-text index (FTS5's vocabulary: what the doc set writes, any build)."""
-    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")
+    _vocabulary_table(db)
     return [row[0] for row in db.execute("SELECT term FROM temp.chunks_vocab")]

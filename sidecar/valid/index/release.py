@@ -72,6 +72,7 @@ class Release:
         self._db = None
         self._derived = None
         self._titles: frozenset[str] | None = None
+        self._common: frozenset[str] | None = None
         self._shared: dict[str, dict[str, int]] | None = None  # shared_counts(), read when first asked
         try:
             self._open(full=not self._stamped())
@@ -403,9 +404,10 @@ class Release:
         the words most of its chunks write."""
         from valid.answer.vocabulary import COMMON_SHARE
 
-        with self._lock:
-            common = fts.common_tokens(self._db, COMMON_SHARE)
-        return self.derived.to_vocabulary(titles=self.chunk_titles(), common=common)
+        if self._common is None:  # a scan of the index's token list: once per open release, like the titles
+            with self._lock:
+                self._common = fts.common_tokens(self._db, COMMON_SHARE)
+        return self.derived.to_vocabulary(titles=self.chunk_titles(), common=self._common)
 
     def all_chunk_ids(self) -> list[str]:
         with self._lock:
