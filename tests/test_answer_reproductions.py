@@ -185,6 +185,16 @@ def test_asking_offers_only_the_named_product(corvane):
     assert all(c.generation.startswith("agent-") for c in obj.choices)
 
 
+def test_the_sample_writes_its_product_words_as_the_products_names(corvane):
+    # Outside its labels the Corvane sample writes "agent" and "CLI" in content their own releases
+    # keep (valid.answer.scope.NameWordUse): said alone, lower case, they still name the product.
+    agent = corvane.resolve_scope("How do I restart the agent after an upgrade?", None, {})
+    assert agent.candidates == ["agent-1.4.0", "agent-2.0.0", "agent-2.1.0"]
+    cli = corvane.resolve_scope("Which cli command uploads a folder?", None, {})
+    assert cli.candidates == ["cli-1.0.0", "cli-1.1.0", "cli-2.0.0", "cli-2.3.0", "cli-2.4.1"]
+    assert all(scope for _, scope in corvane.release.chunks_writing("agent"))
+
+
 def test_a_version_no_release_has_is_refused_as_unknown(corvane):
     obj = ask(corvane, "What is the default of --parallel in Corvane CLI 3.0?")
     assert obj.outcome == "refuse" and "3.0" in obj.refusal.reason

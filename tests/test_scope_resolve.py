@@ -267,9 +267,65 @@ def test_a_product_family_named_by_part_of_its_names_leaves_the_products_holding
     ]
 
 
+# -- a label's word the doc set writes as an ordinary word -----------------------------------------
+
+from valid.answer.scope import NameWordUse, TitlePhrases, confined_share  # noqa: E402
+
+FAMILY = [*PRODUCTS, _software("json", "Oxygen JSON Editor")]  # "editor": two products' word
+DESKTOP = {"editor", "author"}
+# The doc set: what each chunk writes and which products keep it. "editor" is written outside any
+# label in content both desktop products keep; "Feedback" outside a label only where the Feedback
+# products alone keep it; "Oxygen" only inside labels.
+GUIDE = [
+    ("Open the file in the text editor and press Ctrl+S.", DESKTOP),
+    ("Oxygen XML Editor opens the file.", {"editor"}),
+    ("The editor keeps one undo history per file.", DESKTOP),
+    ("Moderators approve Feedback comments before they show.", {"feedback", "feedback-enterprise"}),
+    ("Oxygen Feedback Cloud sends a digest of new feedback.", {"feedback"}),
+    ("Send us feedback about this page.", DESKTOP | {"feedback", "feedback-enterprise"}),
+]
+
+
+def _writing(word):
+    return [(text, scope) for text, scope in GUIDE if word.lower() in text.lower()]
+
+
+def test_a_labels_word_the_doc_set_writes_in_other_builds_content_is_not_their_name():
+    labels = [label for p in PRODUCTS for label in p.labels]
+    # Outside the labels, "editor" is written twice, both times in content Author keeps too.
+    assert confined_share("editor", {"editor", "json"}, labels, _writing("editor")) == 0.0
+    # "Feedback" outside a label: two of three chunks kept by the Feedback products alone.
+    assert confined_share("feedback", {"feedback", "feedback-enterprise"}, labels, _writing("feedback")) == 2 / 3
+    assert confined_share("oxygen", {"editor"}, labels, _writing("oxygen")) is None  # only ever in a label
+
+
+def test_the_products_named_by_part_of_their_names_are_those_the_doc_set_writes_that_word_for():
+    usage = NameWordUse(FAMILY, _writing)
+    question = "Which editor option wraps long lines?"
+    assert resolve_scope(question, FAMILY).candidates == ["editor", "json"]  # every label word names
+    assert resolve_scope(question, FAMILY, None, TitlePhrases(), usage).candidates == []
+    question = "How do moderators approve Feedback comments?"
+    assert resolve_scope(question, FAMILY, None, TitlePhrases(), usage).candidates == ["feedback", "feedback-enterprise"]
+    # A whole label names its product whatever its words are written as elsewhere.
+    assert resolve_scope("Does Oxygen XML Editor wrap lines?", FAMILY, None, TitlePhrases(), usage).profiles == ["editor"]
+
+
+def test_the_share_that_makes_a_word_a_name_is_the_objects_own_setting():
+    question = "How do moderators approve Feedback comments?"
+    strict = NameWordUse(FAMILY, _writing, share=0.9)
+    assert resolve_scope(question, FAMILY, None, TitlePhrases(), strict).candidates == []
+
+
+def test_each_word_is_read_from_the_doc_set_once():
+    read = []
+    usage = NameWordUse(FAMILY, lambda word: read.append(word) or _writing(word))
+    for _ in range(3):
+        resolve_scope("Which editor option wraps long lines?", FAMILY, None, TitlePhrases(), usage)
+    assert read == ["editor"]
+
+
 # -- a build's name inside a longer name the doc set titles a topic with ---------------------------
 
-from valid.answer.scope import TitlePhrases  # noqa: E402
 
 WEB_AUTHOR = [
     _software("webauthor", "Oxygen XML Web Author", "Web Author"),

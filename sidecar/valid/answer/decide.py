@@ -208,6 +208,8 @@ class AnswerEngine:
         self.release_id = release_id or _release_id(release)
         self.profiles = list(profiles if profiles is not None else release.header.profiles)
         self._labels = {p.name: (p.labels[0] if p.labels else p.name) for p in self.profiles}
+        # Which words of the builds' labels the doc set writes as their names (valid.answer.scope).
+        self._name_use = scoping.NameWordUse(self.profiles, getattr(release, "chunks_writing", None))
         # The answer's own sentences (refusals, what was not used) in the doc set's noun for a build.
         attribute = getattr(getattr(release, "header", None), "attribute", None)
         self.words = wording_for(DocSetFacts(attribute=attribute), wording)
@@ -295,7 +297,7 @@ class AnswerEngine:
     def resolve_scope(self, question: str, generation: str | None, stages: dict[str, float]) -> ScopeResolution:
         """Which generations the question is about (valid.answer.scope), timed as the `scope` stage."""
         clock = time.perf_counter()
-        resolution = scoping.resolve_scope(question, self.profiles, generation, self._title_phrases)
+        resolution = scoping.resolve_scope(question, self.profiles, generation, self._title_phrases, self._name_use)
         stages["scope"] = _ms(clock)
         return resolution
 

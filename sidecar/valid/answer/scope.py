@@ -37,7 +37,7 @@ import functools
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 from valid.contracts import ProfileInfo
 from valid.errors import ValidError
@@ -170,12 +170,15 @@ class _Named:
 def resolve_scope(
     question: str, profiles: Sequence[ProfileInfo], generation: str | Iterable[str] | None = None,
     titles: TitlePhrases = TitlePhrases(),
+    usage: NameWordUse | None = None,
 ) -> ScopeResolution:
     """The profiles a question names (plus any explicit generation), and the words that matched.
 
     `generation` is a reader's explicit choice (CLI `--generation`, HTTP parameter); it is validated
     against the profiles and added to what the question names. `titles`: the doc set's titles, so
-    that a build's name inside a longer name the docs title a topic with does not name the build.
+    that a build's name inside a longer name the docs title a topic with does not name the build;
+    `usage`: how the doc set writes the words of the builds' labels, so that a label's ordinary word
+    ("editor", "PDF") said alone does not name the builds whose labels hold it (`NameWordUse`).
     """
     order = {p.name: i for i, p in enumerate(profiles)}
     names = profile_names(profiles)
@@ -188,7 +191,7 @@ def resolve_scope(
         named.add(profile, text)
     naming = naming_pattern(profiles)
     unknown = naming.unknown_names(words, used)
-    version_candidates, unknown_versions = _versions(words, used, profiles, naming, named)
+    version_candidates, unknown_versions = _versions(words, used, profiles, naming, named, usage)
     unknown += unknown_versions
     if generation is not None:
         for name in [generation] if isinstance(generation, str) else list(generation):
@@ -204,7 +207,7 @@ def resolve_scope(
         # Searched with the question as written: the values' names, not the profile's id, are in its content.
         named.words_of.update({p: [] for p in combined.profiles})
         version_candidates = [] if combined.candidates else version_candidates
-    pool = (combined.candidates if combined else []) or version_candidates or naming.products_named(words)
+    pool = (combined.candidates if combined else []) or version_candidates or naming.products_named(words, usage)
     candidates = [] if named.found else sorted(set(pool), key=order.__getitem__)
     return ScopeResolution(
         profiles=sorted(named.found, key=order.__getitem__),
@@ -345,12 +348,12 @@ def _before_article(words: list[_Word], position: int) -> int:
     return before - 1 if before >= 0 and words[before].norm == "the" else before
 
 
-def _versions(words, used, profiles, naming, named: _Named) -> tuple[list[str], list[str]]:
+def _versions(words, used, profiles, naming, named: _Named, usage=None) -> tuple[list[str], list[str]]:
     """The versions the question names: one value's version names it; a partial or shared version
     leaves its values as candidates (its word still a name); a version no value has is unknown."""
     candidates: list[str] = []
     unknown: list[str] = []
-    versions = _versions_named(words, used, profiles, naming)
+    versions = _versions_named(words, used, profiles, naming, usage)
     # A version several products share ("2.0.0" of the CLI and of the agent) belongs to the product
     # of the generations the question names without ambiguity ("in 2.0.0, and in 2.3.0").
     named_products = {w for kind, having, _ in versions if len(having) == 1 for w in naming.products.get(having[0], ())}
@@ -457,12 +460,15 @@ class NamingPattern:
                 unknown.append(word.raw)
         return unknown
 
-    def products_named(self, words: list[_Word]) -> list[str]:
-        """Profiles of the products the question names, when it names some but not all products."""
+    def products_named(self, words: list[_Word], usage: NameWordUse | None = None) -> list[str]:
+        """Profiles of the products the question names, when it names some but not all products;
+        with `usage`, only by the words the doc set writes as their names."""
         # A program named after its product ("corvane-agent") names the product too.
         said = {part for w in words for part in [w.norm, *map(_normalise, re.split(r"[-_]", w.lower))]}
         distinctive = {w for ws in self.products.values() for w in ws} - _common(self.products.values())
         named = said & distinctive
+        if usage is not None:
+            named = {w for w in named if usage.names(w, {p for p, ws in self.products.items() if w in ws})}
         if not named:
             return []
         # The products that hold the most of the words named: "Oxygen Feedback" names the two Feedback
@@ -471,6 +477,62 @@ class NamingPattern:
         held = {p: len(ws & named) for p, ws in self.products.items()}
         most = max(held.values())
         return [p for p, n in held.items() if n == most]
+
+
+NAME_WORD_SHARE = 0.5
+
+
+class NameWordUse:
+    """Whether the doc set writes a word of the builds' labels as their name or as an ordinary word.
+
+    A label's words are not all names: the Oxygen guide labels builds "Oxygen XML Editor" and "Oxygen
+    PDF Chemistry", and writes "the text editor" and "the PDF output" in content every edition keeps,
+    so a question saying "editor" or "PDF" names no product by it; "Feedback", "Eclipse", "agent"
+    it writes, outside a label, mostly in content only the builds so labelled keep. Measured on the
+    release, per word: of the chunks that write it outside every label holding it, the share that no
+    build but those holding it keeps. At least `share` (documented in docs/answer.md): a name. A word
+    no chunk writes outside a label is a name.
+
+    writing: a word → (title and text, the profiles keeping it) of each chunk whose full-text entry
+    holds the word (valid.index.release.Release.chunks_writing); None: every word names. Each word
+    is read once, on the first question that says it: the chunks writing a common word of a large
+    guide take up to a second to read, which opening an engine must not pay."""
+
+    def __init__(
+        self, profiles: Sequence[ProfileInfo],
+        writing: Callable[[str], Iterable[tuple[str, Collection[str]]]] | None = None,
+        share: float = NAME_WORD_SHARE,
+    ):
+        self._labels = [label for p in profiles for label in p.labels]
+        self._writing = writing
+        self.share = share
+        self._read: dict[str, bool] = {}
+
+    def names(self, word: str, holders: Collection[str]) -> bool:
+        if self._writing is None:
+            return True
+        if word not in self._read:
+            share = confined_share(word, holders, self._labels, self._writing(word))
+            self._read[word] = share is None or share >= self.share
+        return self._read[word]
+
+
+def confined_share(
+    word: str, holders: Collection[str], labels: Iterable[str], chunks: Iterable[tuple[str, Collection[str]]]
+) -> float | None:
+    """Of the chunks that write `word` outside every label holding it, the share kept by none but
+    `holders`; None when no chunk does."""
+    spelled = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
+    holding = sorted((label for label in labels if spelled.search(label)), key=len, reverse=True)
+    label = re.compile("|".join(re.escape(x) for x in holding), re.IGNORECASE) if holding else None
+    holders = set(holders)
+    outside = kept = 0
+    for text, scope in chunks:
+        if not spelled.search(label.sub(" ", text) if label else text):
+            continue
+        outside += 1
+        kept += set(scope) <= holders
+    return kept / outside if outside else None
 
 
 def _common(sets) -> set[str]:
@@ -513,14 +575,14 @@ def profile_versions(profile: ProfileInfo) -> set[str]:
     return versions
 
 
-def _versions_named(words, used, profiles, naming) -> list[tuple[str, list[str], str]]:
+def _versions_named(words, used, profiles, naming, usage=None) -> list[tuple[str, list[str], str]]:
     """Each version the question names, as (kind, profiles, word): "exact" when profiles have that
     version, "partial" when they have versions under it ("Acme 2" → 2.0.0, 2.4.1), "none" when no
     profile has it. Only the products the question names are considered, when it names some."""
     versions = {p.name: profile_versions(p) for p in profiles}
     if not any(versions.values()):
         return []
-    named_products = naming.products_named(words)
+    named_products = naming.products_named(words, usage)
     pool = [p.name for p in profiles if not named_products or p.name in named_products]
     found = []
     for i, word in enumerate(words):

@@ -155,6 +155,16 @@ def search_match(
     return [(row[0], float(row[1])) for row in db.execute(sql, (query, k))]
 
 
+def writing(db: sqlite3.Connection, query: str, profiles: Sequence[str]) -> list[tuple]:
+    """(title and text, one 0/1 per profile) of each chunk the FTS5 query matches, in rowid order."""
+    columns = ", ".join(f"c.{column(p)}" for p in profiles)
+    sql = (
+        f"SELECT f.title || ' ' || f.text, {columns} FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid "
+        "WHERE chunks_fts MATCH ? ORDER BY c.rowid"
+    )
+    return db.execute(sql, (query,)).fetchall()
+
+
 def _vocabulary_table(db: sqlite3.Connection) -> None:
     """FTS5's own view of the index's tokens, one row per token with its document count."""
     db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)")

@@ -293,6 +293,16 @@ class Release:
         with self._lock:
             return fts.tokens(self._db)
 
+    def chunks_writing(self, word: str) -> list[tuple[str, frozenset[str]]]:
+        """The title and text of every chunk whose full-text entry holds `word`, any profile's, with
+        the profiles that keep it (how the doc set uses a word: valid.answer.scope.NameWordUse)."""
+        query = fts.quote_query(word)
+        if query is None:
+            return []
+        with self._lock:
+            rows = fts.writing(self._db, query, self.profiles)
+        return [(text, frozenset(p for p, kept in zip(self.profiles, scope) if kept)) for text, *scope in rows]
+
     # -- search -----------------------------------------------------------------------------
     def search_vector(self, query_embedding: Sequence[float], profile: str, k: int) -> list[Hit]:
         profile = self._profile(profile)
