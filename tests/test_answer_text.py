@@ -102,3 +102,21 @@ def test_at_all_and_before_are_not_words_an_answer_must_share():
 def test_clipped_words_bring_their_full_form():
     assert {"config", "configuration"} <= terms("the config file")
     assert {"max", "maximum", "job"} <= terms("max_jobs")
+
+
+def test_text_the_builds_share_is_read_below_the_retrievals_top_as_deep_as_one_builds_answer():
+    from types import SimpleNamespace as C
+
+    from valid.answer.choices import SHARED_TOP, shared_chunks
+
+    def chunk(i, scope=("a", "b")):
+        return C(id=f"t{i}", scope=list(scope), model_copy=lambda update, i=i, scope=scope: C(id=f"t{i}", scope=list(scope), **update))
+
+    top = {"a": C(chunks=[chunk(n) for n in range(SHARED_TOP)] + [chunk(9, ["a"])]), "b": C(chunks=[chunk(0)])}
+    assert [c.id for c in shared_chunks(top, ["a", "b"])] == [f"t{n}" for n in range(SHARED_TOP)]
+    # Below the top: the shared chunks of each build's own deeper ranking (a build's own one is not
+    # shared text), best rank first, each once, up to the depth.
+    below = {"a": [chunk(5), chunk(8, ["a"]), chunk(6)], "b": [chunk(7), chunk(5)]}
+    read = shared_chunks(top, ["a", "b"], SHARED_TOP + 2, below)
+    assert [c.id for c in read] == [f"t{n}" for n in range(SHARED_TOP)] + ["t5", "t7"]
+    assert [c.alias for c in read] == [f"c{n}" for n in range(1, SHARED_TOP + 3)]

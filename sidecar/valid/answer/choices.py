@@ -18,6 +18,9 @@ from valid.answer.tuning import BUILT_IN, Tuning
 # The question is about shared content only when, for every value, the first SHARED_DEPTH fused
 # chunks are shared by every value and hold no owned value.
 SHARED_DEPTH = 3
+# A shared answer is written from at most this many of the top fused chunks the builds share (the
+# retrieval's own top), then from the shared chunks below them (`shared_chunks`).
+SHARED_TOP = 5
 # Variants embedded as one text score the same to the last bits; a float's rounding is the only slack.
 _SAME_VECTOR = 1e-6
 # The floors and margins of offering a value (choice_floor, dominance_*) are the engine's Tuning
@@ -109,16 +112,30 @@ def nearest_passage_builds(
     return holders
 
 
-def shared_chunks(retrievals: dict[str, RetrievalOutcome], pool: Sequence[str]):
-    """Chunks in scope for every generation of the pool, best rank in any generation's list first."""
+def shared_chunks(
+    retrievals: dict[str, RetrievalOutcome], pool: Sequence[str], depth: int = SHARED_TOP,
+    deeper: Mapping[str, Sequence] | None = None,
+):
+    """Chunks in scope for every generation of the pool, best rank in any generation's list first:
+    the top ones (at most SHARED_TOP), then, up to `depth` in all, those of the chunks ranked below
+    the top in each generation's own list (`deeper`, valid.answer.retrieve.deeper), so text the
+    builds share is read as deep as one build's answer reads its own."""
     everyone = set(pool)
+    top = _best_ranked((r.chunks for r in retrievals.values()), everyone)[:SHARED_TOP]
+    seen = {chunk.id for chunk in top}
+    below = [c for c in _best_ranked((deeper or {}).values(), everyone) if c.id not in seen]
+    chosen = [*top, *below][: max(depth, len(top))]
+    return [chunk.model_copy(update={"alias": f"c{i}"}) for i, chunk in enumerate(chosen, start=1)]
+
+
+def _best_ranked(lists, everyone: set[str]) -> list:
+    """The chunks of the lists in scope for exactly `everyone`, each once, by its best rank in any list."""
     best: dict[str, tuple[int, object]] = {}
-    for retrieval in retrievals.values():
-        for rank, chunk in enumerate(retrieval.chunks):
+    for chunks in lists:
+        for rank, chunk in enumerate(chunks):
             if set(chunk.scope) == everyone and (chunk.id not in best or rank < best[chunk.id][0]):
                 best[chunk.id] = (rank, chunk)
-    ordered = sorted(best.items(), key=lambda item: (item[1][0], item[0]))[:5]
-    return [chunk.model_copy(update={"alias": f"c{i}"}) for i, (_, (_, chunk)) in enumerate(ordered, start=1)]
+    return [chunk for _, (_, chunk) in sorted(best.items(), key=lambda item: (item[1][0], item[0]))]
 
 
 def topic_differs(shared, listed, everyone: set[str]) -> bool:

@@ -69,7 +69,9 @@ from valid.answer import retrieve as search
 from valid.answer import scope as scoping
 from valid.answer.retrieve import ReleaseHandle, deeper, route
 from valid.answer.scope import search_text
-from valid.answer.choices import has_own, nearer_left_out, nearest_passage_builds, shared_chunks, shared_only, undominated
+from valid.answer.choices import (
+    SHARED_TOP, has_own, nearer_left_out, nearest_passage_builds, shared_chunks, shared_only, undominated,
+)
 from valid.index.variants import masked, profile_names
 from valid.answer.tuning import BUILT_IN, Tuning
 from valid.answer.vocabulary import Vocabulary
@@ -420,7 +422,7 @@ class AnswerEngine:
 
     def _answer_shared(self, run: _Ask, pool: list[str]) -> None:
         run.scope = list(pool)
-        chunks = shared_chunks(run.retrievals, pool)
+        chunks = self._shared_evidence(run, pool)
         result = self._loop(
             run.question, run.scope, chunks, run.stages, key="*", matched=run.resolution.matched, progress=run.progress,
             reading=run.reading,
@@ -450,7 +452,7 @@ class AnswerEngine:
         # text these builds share only the next best match. The reader chooses.
         if _left_out_nearer(run.retrievals, relevant, [p for p in pool if p not in relevant]):
             return False
-        chunks = shared_chunks(run.retrievals, relevant)
+        chunks = self._shared_evidence(run, relevant)
         result = self._loop(
             run.question, list(relevant), chunks, run.stages, key="*", matched=run.resolution.matched,
             progress=run.progress, reading=run.reading,
@@ -463,6 +465,14 @@ class AnswerEngine:
         run.answers = [result.answered.model_copy(update={"generation": p, "generations": [p]}) for p in run.scope]
         self._name_the_unanswered(run, [self._lacking(p, run.question) for p in pool if p not in relevant])
         return True
+
+    def _shared_evidence(self, run: _Ask, pool: list[str]) -> list:
+        """The chunks every build of the pool keeps, read as deep as one build's own answer reads
+        (the generator's evidence depth): the retrievals' top ones first, then those ranked below
+        them in each build's own ranking."""
+        depth = getattr(self.generator, "evidence_depth", SHARED_TOP)
+        below = {p: deeper(self.release, run.retrievals[p], depth) for p in pool}
+        return shared_chunks(run.retrievals, pool, depth, below)
 
     def _lacking(self, profile: str, question: str) -> _Attempts:
         """A build of the pool whose content has nothing on the question."""
