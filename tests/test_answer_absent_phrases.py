@@ -39,6 +39,14 @@ def test_a_question_reads_the_words_that_stand_together_without_stopwords_names_
     assert question_phrases("Open the viewer for v5p logs", ["v5p"]) == []
 
 
+def test_a_hyphenated_words_parts_stand_together_only_with_each_other():
+    # "spell-check" is written "spell checker", "spell checking" too: the word beside the compound in
+    # the question says nothing about the word beside it in the content.
+    pairs = question_phrases("How do I add custom spell-check term lists?")
+    assert ("spell", "check") in pairs and ("term", "lists") in pairs
+    assert ("custom", "spell") not in pairs and ("check", "term") not in pairs
+
+
 def test_a_thing_only_another_builds_topic_names_is_refused_naming_where_it_is(engine):
     answer = engine.ask("How do I open a 5 GB log in the Large File Viewer on v5p?").answer
     assert answer.outcome == "refuse" and answer.answers == []

@@ -120,6 +120,20 @@ def test_each_line_of_a_description_is_a_unit_with_its_term_and_a_line_ending_in
     assert [u.text for u in units if u.kind == "item"][-1] == "A list item that is a sentence of its own."
 
 
+def test_a_lead_in_before_a_lead_in_takes_it_with_what_that_one_introduces():
+    from valid.answer.extract import split_units
+
+    # The figure after "will be:" is not in the text; the next paragraph introduces the code block.
+    rotate = chunk("The resulting output will be:\n\nThe built-in CSS applies the following properties:\n\n"
+                   "*[rotate='1'] {\n  transform: rotate(270deg);\n}", cid="topics/rotate.dita#rotate/body",
+                   title="How to Rotate Content from a Table Cell")
+    units = split_units(rotate, 0)
+    assert [u.kind for u in units] == ["lead-in"]
+    assert units[0].text.startswith("The resulting output will be:\nThe built-in CSS") and "rotate(270deg)" in units[0].text
+    said = draft("How is the content of a table cell rotated?", rotate)
+    assert "rotate(270deg)" in said.steps[0].text, said
+
+
 def test_a_topic_titled_by_the_name_asked_about_says_what_its_bare_statements_are_about():
     # Two options' reference topics, each titled by its name: the other option's topic mentions the
     # name asked about in passing, in a sentence about its own default.

@@ -213,25 +213,21 @@ def _continues_item(line: str) -> bool:
 
 
 def _join_lead_ins(units: list[Unit]) -> list[Unit]:
-    """A unit ending in ':' takes what it introduces: the next list items, rows, or code block."""
-    out: list[Unit] = []
-    i = 0
-    while i < len(units):
-        unit = units[i]
-        if unit.text.rstrip().endswith(":") and unit.kind in ("paragraph", "sentence") and i + 1 < len(units):
-            following = [units[i + 1]]
-            j = i + 2
-            while j < len(units) and units[j].kind == following[0].kind and following[0].kind in ("item", "row"):
-                following.append(units[j])
-                j += 1
+    """A unit ending in ':' takes what it introduces: the next list items, rows, or code block. Read
+    from the end, so a lead-in whose next unit is a lead-in of its own takes it with what that one
+    introduces ("The resulting output will be:" before a figure the text drops, then "The built-in
+    CSS applies the following properties:" and the code block)."""
+    out: list[Unit] = []  # the units after the one read, joined, nearest last
+    for unit in reversed(units):
+        if unit.text.rstrip().endswith(":") and unit.kind in ("paragraph", "sentence") and out:
+            following = [out.pop()]
+            while out and out[-1].kind == following[0].kind and following[0].kind in ("item", "row"):
+                following.append(out.pop())
             prefix = {"item": "- "}.get(following[0].kind, "")
             body = "\n".join(prefix + u.text for u in following)
-            out.append(replace(unit, kind="lead-in", text=unit.text + "\n" + body, context=following[0].context))
-            i = j
-            continue
+            unit = replace(unit, kind="lead-in", text=unit.text + "\n" + body, context=following[0].context)
         out.append(unit)
-        i += 1
-    return out
+    return out[::-1]
 
 
 def _has_value(text: str) -> bool:

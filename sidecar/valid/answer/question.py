@@ -372,13 +372,17 @@ def question_phrases(question: str, ignore: Iterable[str] = ()) -> list[tuple[st
     """Pairs of the question's ordinary words that stand next to each other, as written (lower case;
     no stopword, scope name or punctuation between them): "open a large file in the Large File
     Viewer" → (large, file), (file, viewer). What answerability looks up as a phrase when each word
-    alone is in the content."""
+    alone is in the content. A hyphenated word's parts pair with each other only: the writers spell
+    such a compound several ways ("spell-check", "spell checker", "spellchecking"), so the word
+    beside it in the question says nothing about the words beside it in the content."""
     kept = set(question_words(question, ignore))
     pairs = []
     for run in re.split(r"[^\w\s'’-]+", question.lower()):
-        words = _plain_words(run)
-        pairs += [(a, b) for a, b in zip(words, words[1:]) if a in kept and b in kept and len(a) >= 3 and len(b) >= 3]
-    return list(dict.fromkeys(pairs))
+        written = [_plain_words(word) for word in run.split()]
+        for parts in written:
+            pairs += list(zip(parts, parts[1:]))
+        pairs += [(a[-1], b[0]) for a, b in zip(written, written[1:]) if len(a) == 1 and len(b) == 1]
+    return list(dict.fromkeys((a, b) for a, b in pairs if a in kept and b in kept and len(a) >= 3 and len(b) >= 3))
 
 
 def counted(question: str) -> str | None:
