@@ -509,6 +509,7 @@ class NameWordUse:
         self._read: dict[str, bool] = {}
 
     def names(self, word: str, holders: Collection[str]) -> bool:
+        """Whether `word`, said alone, names the builds `holders` (those whose labels hold it)."""
         if self._writing is None:
             return True
         if word not in self._read:
