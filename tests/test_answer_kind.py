@@ -49,3 +49,19 @@ def test_the_misfit_weighs_it_down_rather_than_out():
 def test_nothing_in_scope_stating_the_kind_asked_is_no_answer():
     draft = _answer(FIELDS)
     assert draft.answer == "" and draft.steps == []
+
+
+def test_a_further_questions_unit_is_weighed_like_the_first_questions_not_dropped():
+    # The further question ("how many times ... a failed upload") is read as a count; the one unit
+    # stating a count of times is already chosen (about a login), and the unit about uploads states
+    # none. It still competes, weighed down, instead of leaving the further question unanswered.
+    login = EvidenceChunk(id="agent.dita#agent/login", alias="c1", title="Login", scope=["a"],
+                          text="The agent retries a failed login 5 times.")
+    upload = EvidenceChunk(id="agent.dita#agent/upload", alias="c2", title="Upload retries", scope=["a"],
+                           text="A failed upload is retried until it succeeds: the agent never gives up on an upload.")
+    request = GenerationRequest(question="How many times does the agent retry a failed upload?", scope=["a"],
+                                labels=["A"], chunks=[login, upload], profiles=["a", "b"])
+    answerer = OfflineExtractive()
+    chosen = [u for u in answerer._rank(request)[1] if u[1].chunk_id == login.id][0][1]
+    further = answerer._best_unit(request, set(), [chosen])
+    assert further is not None and further.chunk_id == upload.id

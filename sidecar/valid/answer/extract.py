@@ -940,12 +940,14 @@ class OfflineExtractive:
         return described is not None and (described.chunk_id, described.position) == (unit.chunk_id, unit.position)
 
     def _best_unit(self, request: GenerationRequest, rejected: set[str], chosen: list[Unit]) -> Unit | None:
+        """A further question's best unit not already chosen, ranked like the first question's: once
+        any unit states the kind it asks for, every unit competes and a misfit is weighed down, not
+        dropped; none that states it, no unit."""
         asked, ranked = self._rank(request)
+        if asked.kind in _PIECE_KINDS and not any(_kind_fits(asked, unit) for _, unit in ranked):
+            return None
         taken = {u.text for u in chosen} | rejected
-        for _, unit in ranked:
-            if unit.text not in taken and (asked.kind not in _PIECE_KINDS or _kind_fits(asked, unit)):
-                return unit
-        return None
+        return next((unit for _, unit in ranked if unit.text not in taken), None)
 
 
 def with_split_parts(chosen: list[Unit], chunks) -> list[Unit]:
