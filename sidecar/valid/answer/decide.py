@@ -67,7 +67,7 @@ from valid.answer.prompt import GenerationRequest
 from valid.answer.reading import Reading, read
 from valid.answer import retrieve as search
 from valid.answer import scope as scoping
-from valid.answer.retrieve import ReleaseHandle, deeper, route
+from valid.answer.retrieve import ReleaseHandle, deeper, deeper_each, route
 from valid.answer.scope import search_text
 from valid.answer.choices import (
     SHARED_TOP, has_own, nearer_left_out, nearest_passage_builds, shared_chunks, shared_only, undominated,
@@ -471,7 +471,7 @@ class AnswerEngine:
         (the generator's evidence depth): the retrievals' top ones first, then those ranked below
         them in each build's own ranking."""
         depth = getattr(self.generator, "evidence_depth", SHARED_TOP)
-        below = {p: deeper(self.release, run.retrievals[p], depth) for p in pool}
+        below = deeper_each(self.release, {p: run.retrievals[p] for p in pool}, depth)
         return shared_chunks(run.retrievals, pool, depth, below)
 
     def _lacking(self, profile: str, question: str) -> _Attempts:

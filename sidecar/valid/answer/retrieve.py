@@ -19,7 +19,7 @@ chunks' own words; the generation's names do not count).
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from valid.contracts import Chunk
 
@@ -163,9 +163,20 @@ def route(
 
 def deeper(release: ReleaseHandle, outcome: RetrievalOutcome, n: int = DEEPER) -> list[EvidenceChunk]:
     """The next `n` fused chunks after the top ones (same scope, same ranking: only deeper)."""
-    ids = [hit.chunk_id for hit in outcome.fused[len(outcome.chunks) : len(outcome.chunks) + n]]
-    chunks = chunks_by_id(release, ids) if ids else {}
-    return [evidence_chunk(chunks[i]) for i in ids if chunks[i].scope.get(outcome.profile, False)]
+    return deeper_each(release, {outcome.profile: outcome}, n)[outcome.profile]
+
+
+def deeper_each(
+    release: ReleaseHandle, outcomes: Mapping[str, RetrievalOutcome], n: int = DEEPER
+) -> dict[str, list[EvidenceChunk]]:
+    """`deeper` for several generations' outcomes, their chunks read in one fetch."""
+    ids = {p: [h.chunk_id for h in o.fused[len(o.chunks) : len(o.chunks) + n]] for p, o in outcomes.items()}
+    wanted = list(dict.fromkeys(i for each in ids.values() for i in each))
+    chunks = chunks_by_id(release, wanted) if wanted else {}
+    return {
+        p: [evidence_chunk(chunks[i]) for i in each if chunks[i].scope.get(outcomes[p].profile, False)]
+        for p, each in ids.items()
+    }
 
 
 def _embed(embedder: Embedder, question: str) -> list[float]:

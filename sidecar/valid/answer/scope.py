@@ -46,6 +46,7 @@ from valid.answer.combined import combined_scope
 from valid.answer.models import ScopeResolution
 from valid.answer.names import ProfileNames, ids_in_code_form, longest_name, profile_names
 from valid.answer.text import one_edit_apart
+from valid.index.variants import holds, masked
 
 # Characters that end or split a word without belonging to it.
 _WORD = re.compile(r"[^\s,;:!?()\[\]{}<>\"“”«»]+")
@@ -522,14 +523,14 @@ def confined_share(
     word: str, holders: Collection[str], labels: Iterable[str], chunks: Iterable[tuple[str, Collection[str]]]
 ) -> float | None:
     """Of the chunks that write `word` outside every label holding it, the share kept by none but
-    `holders`; None when no chunk does."""
-    spelled = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
-    holding = sorted((label for label in labels if spelled.search(label)), key=len, reverse=True)
-    label = re.compile("|".join(re.escape(x) for x in holding), re.IGNORECASE) if holding else None
+    `holders`; None when no chunk does. Words and labels are whole tokens, in any case (the index's
+    own masking of names, valid.index.variants.masked)."""
+    word = word.lower()
+    holding = [label.lower() for label in labels if holds(label.lower(), [word])]
     holders = set(holders)
     outside = kept = 0
     for text, scope in chunks:
-        if not spelled.search(label.sub(" ", text) if label else text):
+        if not holds(masked(text.lower(), holding), [word]):
             continue
         outside += 1
         kept += set(scope) <= holders

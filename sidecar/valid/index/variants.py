@@ -24,6 +24,7 @@ input of its own.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable, Sequence
 
@@ -62,9 +63,13 @@ def profile_names(header: ExportHeader) -> dict[str, frozenset[str]]:
 
 def _pattern(names: Iterable[str]) -> re.Pattern | None:
     # Longest first, so 'Cloud TPU v5p' is masked whole rather than leaving 'Cloud TPU' around 'v5p'.
-    ordered = sorted(set(names), key=lambda n: (-len(n), n))
-    if not ordered:
-        return None
+    ordered = tuple(sorted(set(names), key=lambda n: (-len(n), n)))
+    return _compiled(ordered) if ordered else None
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(ordered: tuple[str, ...]) -> re.Pattern:
+    # One pattern per set of names, built once: a word's chunks are masked by the thousand.
     return re.compile(_EDGE_BEFORE + "(?:" + "|".join(re.escape(n) for n in ordered) + ")" + _EDGE_AFTER)
 
 
@@ -72,6 +77,12 @@ def masked(text: str, names: Iterable[str]) -> str:
     """`text` with every whole-token occurrence of one of `names` replaced by one placeholder."""
     pattern = _pattern(names)
     return pattern.sub(_MASK, text) if pattern else text
+
+
+def holds(text: str, names: Iterable[str]) -> bool:
+    """Whether `text` has a whole-token occurrence of one of `names` (what `masked` would mask)."""
+    pattern = _pattern(names)
+    return bool(pattern and pattern.search(text))
 
 
 def shared_inputs(chunks: Sequence[Chunk], header: ExportHeader) -> list[str]:
