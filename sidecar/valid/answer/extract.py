@@ -944,7 +944,7 @@ class OfflineExtractive:
         any unit states the kind it asks for, every unit competes and a misfit is weighed down, not
         dropped; none that states it, no unit."""
         asked, ranked = self._rank(request)
-        if asked.kind in _PIECE_KINDS and not any(_kind_fits(asked, unit) for _, unit in ranked):
+        if not _states_the_kind(asked, (unit for _, unit in ranked)):
             return None
         taken = {u.text for u in chosen} | rejected
         return next((unit for _, unit in ranked if unit.text not in taken), None)
