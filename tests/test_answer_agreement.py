@@ -187,3 +187,42 @@ def test_an_item_one_build_adds_to_a_list_whose_lead_in_only_touches_the_questio
     # An added item that names what is asked is a difference, whatever its lead-in.
     jdk = _said("windows", java, "install.dita#i/prereq~windows", f"{java} {lead}\n{items}\n- Java version 21 is also tested.")
     assert not agree([jdk, linux], by_line=True, asked_terms=asked)
+
+
+def _told(generation, *units):
+    """An answer whose line is its first unit's text; `units` are (text, cite) pairs."""
+    return GenerationAnswer(
+        generation=generation, answer=units[0][0], steps=[Step(text=t, cite=c) for t, c in units]
+    )
+
+
+KEY = ("It is possible to get a PDF that the viewer cannot open; set pdf.version to 1.4.", "pdf.dita#pdf/damaged")
+MORE = ("The first thing to try is to check the file structure with a validator.", "pdf.dita#pdf/check")
+
+
+def test_answers_agree_on_their_answering_unit_though_one_reads_on_into_text_every_build_keeps():
+    # The same line and answering unit, the same values; one build's selection quoted one more unit
+    # from a chunk every build keeps: each reader could be told it, so they are told the same thing.
+    a, b = _told("editor", KEY, MORE), _told("author", KEY)
+    shared = {KEY[1], MORE[1]}
+    assert agree([a, b], kept_by_all=shared)
+    assert not agree([a, b])  # without knowing where the units come from, every unit must match
+
+
+def test_a_unit_one_build_quotes_from_content_profiled_for_it_is_a_difference():
+    # The further unit comes from a chunk only that build keeps (a platform's row): the writers
+    # profiled it because it differs, so that build's reader is told something the others are not.
+    row = ("Windows | set ANT_OPTS=%ANT_OPTS% -Xmx1024m", "memory.dita#memory/command~windows")
+    a, b = _told("windows", KEY, row), _told("linux", KEY)
+    assert not agree([a, b], kept_by_all={KEY[1]})
+
+
+def test_a_further_unit_stating_another_value_is_a_difference_wherever_it_comes_from():
+    version = ("Publishing templates target PDF version 1.7 by default.", "pdf.dita#pdf/templates")
+    a, b = _told("editor", KEY, version), _told("author", KEY)
+    assert not agree([a, b], kept_by_all={KEY[1], version[1]})
+
+
+def test_answers_whose_answering_units_differ_never_agree_by_what_follows():
+    other = ("Open the PDF in another viewer to see whether the file is damaged.", "pdf.dita#pdf/other")
+    assert not agree([_told("editor", KEY, MORE), _told("author", other, MORE)], kept_by_all={KEY[1], MORE[1], other[1]})

@@ -4,7 +4,11 @@ Agreement is about what the reader is told, not about where it is stored: doc se
 copy of a topic per version (no conref, no shared chunk) agree wherever the copies say the same
 words. So two answers agree when their answer line and their steps (the units they quote, in
 order) are the same text once spacing and case are set aside, whatever chunks they cite; each
-answer keeps its own citations, checked in its own build's scope. For a question answered by one
+answer keeps its own citations, checked in its own build's scope. Where the chunks every one of
+the builds keeps are known, what a reader is told is the answer line and the answering unit: a
+further unit one build's selection quoted from such a chunk is text each of them could be told,
+while one from a chunk only some keep is content the writers profiled because it differs, and any
+value the answers do not all state is a difference wherever it stands. For a question answered by one
 line (a count, a value, names: `by_line`), what the reader is told is that line: answers whose line
 is the same agree even where the unit around it says more in one build (each build still shows its
 own unit), as long as no value differs: every build's units state the same values (the value
@@ -23,7 +27,7 @@ Pure functions.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from valid.answer.models import GenerationAnswer
 from valid.answer.text import terms
@@ -44,18 +48,42 @@ def agree(
     by_line: bool = False,
     names: Mapping[str, Sequence[str]] | None = None,
     asked_terms: frozenset[str] = frozenset(),
+    kept_by_all: Collection[str] | None = None,
 ) -> bool:
     """Two or more answers that all say the same thing (one answer agrees with nothing). `names`: each
     build's own names (labels), set aside in its own answer; `asked_terms`: the question's terms
-    (valid.answer.text.terms), which a sentence two answers' units differ in must not share."""
+    (valid.answer.text.terms), which a sentence two answers' units differ in must not share.
+    `kept_by_all`: the chunks every one of these builds keeps; given, answers agree whose answer line,
+    answering unit and values are the same and whose other units differ only where they quote such a
+    chunk (`_differ_in_own_content`); not given, every unit must be the same."""
     names = names or {}
     said = set()
     for a in answers:
         told = what_is_said(a, names.get(a.generation, ()))
-        said.add((told[:1], _values(a)) if by_line else told)
+        if by_line:
+            said.add((told[:1], _values(a)))  # the line
+        elif kept_by_all is not None:
+            said.add((told[:2], _values(a)))  # the line and the answering unit
+        else:
+            said.add(told)
     if len(answers) < 2 or len(said) != 1:
         return False
-    return not (by_line and _differ_about(answers, names, asked_terms))
+    if by_line:
+        return not _differ_about(answers, names, asked_terms)
+    return kept_by_all is None or not _differ_in_own_content(answers, names, kept_by_all)
+
+
+def _differ_in_own_content(
+    answers: Sequence[GenerationAnswer], names: Mapping[str, Sequence[str]], kept_by_all: Collection[str]
+) -> bool:
+    """Whether a unit one answer quotes and another does not comes from a chunk some of these builds
+    do not keep. Such a chunk is content the writers profiled because it differs by build (a
+    platform's command row), so the readers are told different things; a unit from a chunk every
+    build keeps is text each of them could be told, quoted for one only because the selection read
+    a little further there."""
+    quoted = [{_normal(_without(s.text, names.get(a.generation, ()))): s.cite for s in a.steps} for a in answers]
+    everywhere = set.intersection(*(set(q) for q in quoted))
+    return any(cite not in kept_by_all for q in quoted for text, cite in q.items() if text not in everywhere)
 
 
 def _differ_about(answers: Sequence[GenerationAnswer], names: Mapping[str, Sequence[str]], asked: frozenset[str]) -> bool:

@@ -540,9 +540,12 @@ class AnswerEngine:
         the same (valid.answer.agree), the question is answered for them by the engine's generator,
         each answer citing and checked against its own build's content, and the builds of the pool
         without an answer are named in the refusal; when only one has one, it may be the only build
-        whose variant of the place says it (`_answered_where_one_build_says`). False (nothing decided):
-        ask back."""
-        if not 2 <= len(offered) <= self.agree_max_builds:
+        whose variant of the place says it (`_answered_where_one_build_says`). When they do not all
+        agree, or are too many to draft each, the builds keeping the passage clearly nearest the
+        question may (`_answered_where_nearest_agree`). False (nothing decided): ask back."""
+        if len(offered) > self.agree_max_builds:
+            return self._answered_where_nearest_agree(run, pool, offered, {})
+        if len(offered) < 2:
             return False
         selected = {p: self._selected_as_if_named(run, p) for p in offered}
         said = {p: answer for p, (_, answer) in selected.items() if answer is not None}
@@ -553,40 +556,81 @@ class AnswerEngine:
             return False
         if len(said) == 1:
             return self._answered_where_one_build_says(run, pool, offered, selected)
+        if self._agreeing(run, pool, selected, said):
+            return self._answered_as_agreed(run, pool, offered, selected, said)
+        return self._answered_where_nearest_agree(run, pool, offered, selected)
+
+    def _answered_where_nearest_agree(self, run: _Ask, pool: list[str], offered: list[str], selected: dict) -> bool:
+        """The builds keeping the passage nearest the question, clearly nearer than anything the rest
+        of the pool keeps (`nearest_passage_builds`), all offered, each with an answer, theirs agree
+        and no other build keeps anything of the topics they quote: the writers profiled the
+        question's topic for those builds, and the others' answers, if any, come from something else.
+        Answered for them, the others named as lacking it.
+        `selected`: the builds' selections drafted already (the others are drafted here)."""
+        holders = nearest_passage_builds(
+            run.retrievals, pool, [p.name for p in self.profiles], self.tuning.dominance_similarity
+        )
+        if not 2 <= len(holders) <= self.agree_max_builds or not set(holders) < set(offered):
+            return False
+        chosen = {p: selected.get(p) or self._selected_as_if_named(run, p) for p in holders}
+        said = {p: answer for p, (_, answer) in chosen.items() if answer is not None}
+        if len(said) != len(holders) or not self._agreeing(run, pool, chosen, said):
+            return False
+        # Nearer is not enough where another build keeps its own version of the topics they quote (an
+        # earlier release's reference page, which says otherwise in fewer of the question's words).
+        quoted = {s.cite for a in said.values() for s in a.steps}
+        if self._kept_elsewhere(quoted, [p for p in pool if p not in said]):
+            return False
+        return self._answered_as_agreed(run, pool, offered, chosen, said)
+
+    def _kept_elsewhere(self, cites: Iterable[str], others: Sequence[str]) -> bool:
+        """Whether a build of `others` keeps a chunk of a topic these citations come from."""
+        topics = {topic_of(cite) for cite in cites}
+        return any(
+            topic_of(chunk.id) in topics and any(chunk.scope.get(p) for p in others)
+            for path in {topic.partition("#")[0] for topic in topics}  # each source file read once
+            for chunk in self.release.chunks_for_path(path)
+        )
+
+    def _agreeing(self, run: _Ask, pool: list[str], selected: Mapping, said: Mapping[str, GenerationAnswer]) -> bool:
+        """Whether the answers selected for these builds tell their readers the same thing."""
         # A count, a value or names is told by its line (valid.answer.agree); a procedure or an
-        # explanation by every unit. For every kind, the same chunks quoted for every build are the
-        # shared text the search already judged not to answer alone (the builds have content of their
-        # own here): not agreement, since a build's own content may say otherwise where the selection
-        # did not look, unless those chunks' topics are theirs alone. Nor are variants of one chunk
-        # (`<id>~<profiles>`): the export split that place because it differs by build, and the part
-        # quoted is only what they share.
+        # explanation by its answering unit, with any further unit from text every one of them keeps.
+        # For every kind, the same chunks quoted for every build are the shared text the search
+        # already judged not to answer alone (the builds have content of their own here): not
+        # agreement, since a build's own content may say otherwise where the selection did not look,
+        # unless those chunks' topics are theirs alone. Nor are variants of one chunk (`<id>~<profiles>`):
+        # the export split that place because it differs by build, and the part quoted is only what
+        # they share.
         by_line = run.reading.kind in PIECE_KINDS
-        same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
         names = {p.name: p.labels for p in self.profiles}  # a build's own name is no difference
         asked = frozenset(text_terms(run.question))
-        if not agree(list(said.values()), by_line, names, asked):
+        if not agree(list(said.values()), by_line, names, asked, _kept_by_all(selected, said)):
             return False
-        if same_chunks and not (
+        same_chunks = len({tuple(s.cite.split("~", 1)[0] for s in a.steps) for a in said.values()}) == 1
+        return not same_chunks or (
             self._one_text_theirs_alone(said, pool, run.retrievals)
             or self._copies_of_one_text(said, {p: chunks for p, (chunks, _) in selected.items()})
-        ):
-            return False
-        tried = {
-            p: self._loop(run.question, [p], chunks, run.stages, key=p, progress=run.progress, reading=run.reading)
-            if p in said else chunks
-            for p, (chunks, _) in selected.items()
-        }
-        run.attempts.update({p: a for p, a in tried.items() if p in said})
-        answered = [p for p in offered if tried[p].answered]
+        )
+
+    def _answered_as_agreed(
+        self, run: _Ask, pool: list[str], offered: list[str], selected: Mapping, said: Mapping[str, GenerationAnswer]
+    ) -> bool:
+        """The agreeing builds answered by the engine's generator, each in its own scope and checked
+        there; the other builds of the pool named as lacking an answer. False when the checks leave
+        fewer than two answered: the reader chooses."""
+        tried = {p: self._loop(run.question, [p], selected[p][0], run.stages, key=p, progress=run.progress,
+                               reading=run.reading) for p in said}
+        run.attempts.update(tried)
+        answered = [p for p in offered if p in tried and tried[p].answered]
         if len(answered) < 2:
             return False  # the checks refused what the selection agreed on: the reader chooses
         run.outcome = "answer"
         run.scope = answered
         run.answers = [tried[p].answered for p in answered]
-        refused = [tried[p] for p in offered if p not in answered] + [
-            self._lacking(p, run.question) for p in pool if p not in offered
-        ]
-        self._name_the_unanswered(run, refused)
+        unanswered = [tried.get(p) or _unanswered(selected.get(p)) or self._lacking(p, run.question)
+                      for p in offered if p not in answered]
+        self._name_the_unanswered(run, unanswered + [self._lacking(p, run.question) for p in pool if p not in offered])
         return True
 
     def _answered_where_one_build_says(self, run: _Ask, pool: list[str], offered: list[str], selected) -> bool:
@@ -1100,6 +1144,17 @@ def _release_id(release) -> str:
         if isinstance(value, str) and value:
             return value
     raise ValueError("the release handle has no release id")
+
+
+def _unanswered(selected) -> _Attempts | None:
+    """A build's selection that found no answer says why (what it read); None otherwise."""
+    return selected[0] if selected is not None and isinstance(selected[0], _Attempts) else None
+
+
+def _kept_by_all(selected: Mapping, builds: Iterable[str]) -> set[str]:
+    """The ids of the chunks the builds' selections read that every one of `builds` keeps."""
+    group = set(builds)
+    return {c.id for p in group for c in selected[p][0] if group <= set(c.scope)}
 
 
 def _left_out_nearer(retrievals, kept: Iterable[str], left_out: Iterable[str]) -> bool:
