@@ -1,6 +1,6 @@
 """check_answer: citations in scope, values grounded character for character, no out-of-scope values."""
 
-from valid.answer.check import appears, check_answer, citable_text, extract_values
+from valid.answer.check import appears, check_answer, citable_text, extract_values, grounded
 from valid.answer.models import Draft, DraftStep, EvidenceChunk
 
 NOTE = EvidenceChunk(
@@ -193,3 +193,12 @@ def test_a_plain_mapping_matches_owned_values_in_canonical_form():
     report = check_answer(draft("x", ("Each TPU7x VM has eight chips.", VM.id)), ["tpu7x"], [VM], {"8 chips": ["v6e"]})
     assert "out_of_scope_values" in [f.check for f in report.failures]
     assert "'eight chips' belongs to v6e" in [f.reason for f in report.failures if f.check == "out_of_scope_values"][0]
+
+
+def test_a_value_read_out_of_the_cited_text_is_grounded_in_it_however_it_is_written_there():
+    # The grammar reads a JVM system property `-Dp4.ssl="true"` as the identifier `Dp4.ssl`, which
+    # never stands alone in the text: quoting that text word for word must still pass the checks
+    # (it failed, and the revision quoted another passage).
+    text = 'Note: To use the Perforce plugin with an SSL certificate, set a system property called p4.ssl:\n\n-Dp4.ssl="true"'
+    assert grounded(text, text) == []
+    assert grounded("Set -Dp5.ssl to true.", text)  # a property the text does not have still fails

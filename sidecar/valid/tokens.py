@@ -430,7 +430,7 @@ def states(text: str, value: Token, found: list[Token] | None = None) -> bool:
     - a flag `--name=value`: text has it, or `--name value`; a bare flag `--name`: text has it,
       with or without a value;
     - anything else (versions, machine types, identifiers): it occurs in text character for
-      character, as a whole token.
+      character, as a whole token, or the grammar reads the same value out of text.
     `found` is `values(text)`, when the caller has it already.
     """
     if value.kind in ("code", "command"):
@@ -455,7 +455,11 @@ def states(text: str, value: Token, found: list[Token] | None = None) -> bool:
         if value.kind == "number":
             return _bare_number_in_clause(text, value.value, need, clauses)
         return False
-    return appears(value.value, text)
+    # Or the grammar reads the same value out of text: a JVM property `-Dp4.ssl="true"` is read as
+    # `Dp4.ssl`, which does not stand alone in the text it was read from.
+    return appears(value.value, text) or any(
+        other.kind == value.kind and other.value == value.value for other in (values(text) if found is None else found)
+    )
 
 
 def context(text: str, token: Token, clauses: list[Segment]) -> frozenset[str]:
