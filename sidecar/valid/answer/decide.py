@@ -619,8 +619,10 @@ class AnswerEngine:
         """The agreeing builds answered by the engine's generator, each in its own scope and checked
         there; the other builds of the pool named as lacking an answer. False when the checks leave
         fewer than two answered: the reader chooses."""
-        tried = {p: self._loop(run.question, [p], selected[p][0], run.stages, key=p, progress=run.progress,
-                               reading=run.reading) for p in said}
+        tried = {
+            p: self._loop(run.question, [p], selected[p][0], run.stages, key=p, progress=run.progress, reading=run.reading)
+            for p in said
+        }
         run.attempts.update(tried)
         answered = [p for p in offered if p in tried and tried[p].answered]
         if len(answered) < 2:
@@ -628,8 +630,12 @@ class AnswerEngine:
         run.outcome = "answer"
         run.scope = answered
         run.answers = [tried[p].answered for p in answered]
-        unanswered = [tried.get(p) or _unanswered(selected.get(p)) or self._lacking(p, run.question)
-                      for p in offered if p not in answered]
+        # An offered build the checks refused, or whose selection found nothing (it says why), or
+        # whose answer said something else; then the builds of the pool that were never offered.
+        unanswered = [
+            tried.get(p) or _unanswered(selected.get(p)) or self._lacking(p, run.question)
+            for p in offered if p not in answered
+        ]
         self._name_the_unanswered(run, unanswered + [self._lacking(p, run.question) for p in pool if p not in offered])
         return True
 
