@@ -81,7 +81,8 @@ def _differ_in_own_content(
     platform's command row), so the readers are told different things; a unit from a chunk every
     build keeps is text each of them could be told, quoted for one only because the selection read
     a little further there."""
-    quoted = [{_normal(_without(s.text, names.get(a.generation, ()))): s.cite for s in a.steps} for a in answers]
+    # what_is_said: the answer line, then each unit as its reader reads it (own names set aside).
+    quoted = [dict(zip(what_is_said(a, names.get(a.generation, ()))[1:], (s.cite for s in a.steps))) for a in answers]
     everywhere = set.intersection(*(set(q) for q in quoted))
     return any(cite not in kept_by_all for q in quoted for text, cite in q.items() if text not in everywhere)
 

@@ -585,12 +585,13 @@ class AnswerEngine:
 
     def _kept_elsewhere(self, cites: Iterable[str], others: Sequence[str]) -> bool:
         """Whether a build of `others` keeps a chunk of a topic these citations come from."""
+        return any(any(chunk.scope.get(p) for p in others) for chunk in self._topic_chunks(cites))
+
+    def _topic_chunks(self, cites: Iterable[str]):
+        """Every chunk, in any build, of the topics these citations come from."""
         topics = {topic_of(cite) for cite in cites}
-        return any(
-            topic_of(chunk.id) in topics and any(chunk.scope.get(p) for p in others)
-            for path in {topic.partition("#")[0] for topic in topics}  # each source file read once
-            for chunk in self.release.chunks_for_path(path)
-        )
+        for path in {topic.partition("#")[0] for topic in topics}:  # each source file read once
+            yield from (chunk for chunk in self.release.chunks_for_path(path) if topic_of(chunk.id) in topics)
 
     def _agreeing(self, run: _Ask, pool: list[str], selected: Mapping, said: Mapping[str, GenerationAnswer]) -> bool:
         """Whether the answers selected for these builds tell their readers the same thing."""
@@ -689,16 +690,12 @@ class AnswerEngine:
             return False
         if _left_out_nearer(retrievals, said, others):
             return False
-        topics = {topic_of(cite) for cite in next(iter(quoted))}
-        for path in {topic.partition("#")[0] for topic in topics}:  # each source file read once
-            for chunk in self.release.chunks_for_path(path):
-                if topic_of(chunk.id) not in topics:
-                    continue
-                kept = [chunk.scope.get(p, False) for p in said]
-                # Another build's part of the topic, or one these builds do not all keep (the export
-                # split the topic between them: the part quoted is only what they share).
-                if any(chunk.scope.get(p) for p in others) or any(kept) and not all(kept):
-                    return False
+        for chunk in self._topic_chunks(next(iter(quoted))):
+            kept = [chunk.scope.get(p, False) for p in said]
+            # Another build's part of the topic, or one these builds do not all keep (the export
+            # split the topic between them: the part quoted is only what they share).
+            if any(chunk.scope.get(p) for p in others) or any(kept) and not all(kept):
+                return False
         return True
 
     def _copies_of_one_text(self, said: Mapping[str, GenerationAnswer], evidence: Mapping[str, Sequence]) -> bool:
